@@ -1,0 +1,101 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// One settings list for every target: Swift 6 language mode (the tools-version default),
+/// strict concurrency, and explicit `any` for existentials.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "Stratus",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Stratus", targets: ["Stratus"]),
+        .library(name: "StratusBackend", targets: ["StratusBackend"]),
+        .library(name: "StratusConformance", targets: ["StratusConformance"]),
+        .library(name: "StratusSQLite", targets: ["StratusSQLite"]),
+        .library(name: "StratusInMemory", targets: ["StratusInMemory"]),
+        .executable(name: "stratus-quickstart", targets: ["StratusQuickstart"]),
+    ],
+    targets: [
+        // The SPI: the only module a backend imports.
+        .target(name: "StratusBackend", swiftSettings: strictSettings),
+        // NSPredicate(format:) / NSSortDescriptor(key:ascending:) for Linux, and the predicate AST.
+        .target(name: "StratusPredicate", swiftSettings: strictSettings),
+        // The CloudKit API and the operation engine.
+        .target(
+            name: "Stratus",
+            dependencies: ["StratusBackend", "StratusPredicate"],
+            swiftSettings: strictSettings
+        ),
+        // The conformance suite, as a library: no XCTest, no Swift Testing.
+        .target(
+            name: "StratusConformance",
+            dependencies: ["Stratus", "StratusBackend"],
+            swiftSettings: strictSettings
+        ),
+        // Backends.
+        .target(
+            name: "StratusInMemory",
+            dependencies: ["StratusBackend"],
+            path: "Backends/InMemory/StratusInMemory",
+            swiftSettings: strictSettings
+        ),
+        .systemLibrary(
+            name: "StratusCSQLite",
+            path: "Backends/SQLite/StratusCSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "StratusSQLite",
+            dependencies: ["StratusBackend", "StratusCSQLite"],
+            path: "Backends/SQLite/StratusSQLite",
+            swiftSettings: strictSettings
+        ),
+        // The quick-start program: Stratus on the embedded SQLite default.
+        .executableTarget(
+            name: "StratusQuickstart",
+            dependencies: ["Stratus", "StratusSQLite"],
+            swiftSettings: strictSettings
+        ),
+        // Tests.
+        .target(
+            name: "StratusTestSupport",
+            dependencies: ["StratusBackend", "StratusInMemory"],
+            path: "Tests/StratusTestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StratusBackendTests",
+            dependencies: ["StratusBackend"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StratusPredicateTests",
+            dependencies: ["StratusPredicate"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StratusTests",
+            dependencies: ["Stratus", "StratusInMemory", "StratusTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StratusConformanceTests",
+            dependencies: ["StratusConformance", "StratusInMemory", "StratusBackend", "StratusTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StratusInMemoryTests",
+            dependencies: ["StratusInMemory", "StratusConformance", "StratusTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StratusSQLiteTests",
+            dependencies: ["StratusSQLite", "StratusConformance", "StratusTestSupport"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,1 @@
+// The CloudKit API and the operation engine.

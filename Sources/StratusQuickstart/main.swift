@@ -1,0 +1,1 @@
+print("Stratus quick start: not built yet")
