@@ -1,0 +1,157 @@
+public import Foundation
+public import StratusBackend
+import Synchronization
+
+/// A container: an app's public, private and shared databases, over one backend.
+///
+/// The one line a ported app changes is the container set-up:
+/// ```swift
+/// let container = CKContainer(identifier: "iCloud.com.example.app", backend: try SQLiteBackend(…))
+/// ```
+/// Code that creates its own containers with `CKContainer(identifier:)` or
+/// `CKContainer.default()` gets the backend registered for that identifier with
+/// `CKContainer.register(_:forContainerIdentifier:)`, or the default one.
+public final class CKContainer: NSObject, @unchecked Sendable {
+    /// The container's identifier.
+    public let containerIdentifier: String?
+
+    let engine: Result<Engine, CKError>
+    private let databases = Mutex<[CKDatabase.Scope: CKDatabase]>([:])
+    /// Where `CKContainer.add(_:)` runs operations.
+    let operationQueue: OperationQueue = {
+        let queue = OperationQueue()
+        queue.name = "stratus.container"
+        return queue
+    }()
+
+    /// A container over `backend` — Stratus's set-up: the one line a port changes.
+    public init(identifier: String, backend: any DatabaseBackend) {
+        self.containerIdentifier = identifier
+        do {
+            self.engine = .success(try Engine(backend: backend))
+        } catch let error as CKError {
+            self.engine = .failure(error)
+        } catch {
+            self.engine = .failure(CKError.fromStore(error))
+        }
+    }
+
+    /// The container with `identifier`, over the backend registered for it (or the default
+    /// backend). Without any registration its operations fail with `badContainer`.
+    public convenience init(identifier: String) {
+        if let backend = CKContainer.registry.withLock({ $0.backends[identifier] ?? $0.defaultBackend }) {
+            self.init(identifier: identifier, backend: backend)
+        } else {
+            self.init(unresolved: identifier)
+        }
+    }
+
+    private init(unresolved identifier: String) {
+        self.containerIdentifier = identifier
+        self.engine = .failure(
+            CKError.make(
+                .badContainer,
+                "no backend is configured for container '\(identifier)': call CKContainer.register(_:forContainerIdentifier:) or CKContainer.registerDefault(_:) at start-up, or use CKContainer(identifier:backend:)"))
+    }
+
+    // MARK: Resolution
+
+    private struct Registry {
+        var backends: [String: any DatabaseBackend] = [:]
+        var defaultBackend: (any DatabaseBackend)?
+        var defaultIdentifier = "iCloud.default"
+        var defaultContainer: CKContainer?
+    }
+    private static let registry = Mutex(Registry())
+
+    /// Registers `backend` for containers made with `CKContainer(identifier:)`.
+    public static func register(_ backend: any DatabaseBackend, forContainerIdentifier identifier: String) {
+        registry.withLock { $0.backends[identifier] = backend }
+    }
+
+    /// Registers the backend used by `CKContainer.default()` and by identifiers without a
+    /// registration of their own; `identifier` names the default container.
+    public static func registerDefault(_ backend: any DatabaseBackend, identifier: String = "iCloud.default") {
+        registry.withLock {
+            $0.defaultBackend = backend
+            $0.defaultIdentifier = identifier
+            $0.defaultContainer = nil
+        }
+    }
+
+    /// The app's default container (one instance per process).
+    public static func `default`() -> CKContainer {
+        if let existing = registry.withLock({ $0.defaultContainer }) { return existing }
+        let identifier = registry.withLock { $0.defaultIdentifier }
+        let container = CKContainer(identifier: identifier)
+        return registry.withLock { state in
+            if let existing = state.defaultContainer { return existing }
+            state.defaultContainer = container
+            return container
+        }
+    }
+
+    // MARK: Databases
+
+    /// The current user's private database.
+    public var privateCloudDatabase: CKDatabase { database(with: .private) }
+    /// The app's public database.
+    public var publicCloudDatabase: CKDatabase { database(with: .public) }
+    /// The database of zones shared with the current user.
+    public var sharedCloudDatabase: CKDatabase { database(with: .shared) }
+
+    /// The database with `databaseScope`.
+    public func database(with databaseScope: CKDatabase.Scope) -> CKDatabase {
+        databases.withLock { databases in
+            if let existing = databases[databaseScope] { return existing }
+            let database = CKDatabase(container: self, scope: databaseScope)
+            databases[databaseScope] = database
+            return database
+        }
+    }
+
+    /// Runs `operation` against this container. A database operation without a database
+    /// runs against the private database.
+    public func add(_ operation: CKOperation) {
+        if operation.configuration.container == nil {
+            operation.configuration.container = self
+        }
+        operationQueue.addOperation(operation)
+    }
+
+    // MARK: Account
+
+    /// The iCloud account status: always available in Stratus.
+    public enum AccountStatus: Int, Sendable {
+        case couldNotDetermine = 0, available = 1, restricted = 2, noAccount = 3, temporarilyUnavailable = 4
+    }
+
+    /// The account status (`.available`).
+    public func accountStatus() async throws -> CKAccountStatus { .available }
+
+    /// The account status (`.available`), through a completion handler.
+    public func accountStatus(completionHandler: @escaping @Sendable (CKAccountStatus, (any Error)?) -> Void) {
+        completionHandler(.available, nil)
+    }
+
+    /// The record ID of the current user.
+    public func userRecordID() async throws -> CKRecord.ID {
+        CKRecord.ID(recordName: (try engine.get()).userRecordName)
+    }
+
+    /// The record ID of the current user, through a completion handler.
+    public func fetchUserRecordID(completionHandler: @escaping @Sendable (CKRecord.ID?, (any Error)?) -> Void) {
+        switch engine {
+        case .success(let engine): completionHandler(CKRecord.ID(recordName: engine.userRecordName), nil)
+        case .failure(let error): completionHandler(nil, error)
+        }
+    }
+}
+
+/// The iCloud account status (CloudKit's `CKAccountStatus`).
+public typealias CKAccountStatus = CKContainer.AccountStatus
+
+extension Notification.Name {
+    /// Posted when the iCloud account changes (never, in Stratus).
+    public static let CKAccountChanged = Notification.Name("CKAccountChanged")
+}

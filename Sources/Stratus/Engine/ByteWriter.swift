@@ -1,0 +1,121 @@
+import Foundation
+
+/// Writes the engine's compact binary values (record rows, zone rows, tokens, …).
+struct ByteWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 64) { bytes.reserveCapacity(capacity) }
+
+    mutating func write(_ byte: UInt8) { bytes.append(byte) }
+
+    mutating func write(_ value: Int64) {
+        var v = UInt64(bitPattern: value)
+        for _ in 0..<8 {
+            bytes.append(UInt8(truncatingIfNeeded: v))
+            v >>= 8
+        }
+    }
+
+    mutating func write(_ value: UInt64) { write(Int64(bitPattern: value)) }
+
+    mutating func write(_ value: Double) { write(value.bitPattern) }
+
+    /// A variable-length unsigned integer (LEB128).
+    mutating func writeVarint(_ value: Int) {
+        var v = UInt64(value)
+        while v >= 0x80 {
+            bytes.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+
+    mutating func write(_ value: String) {
+        let utf8 = Array(value.utf8)
+        writeVarint(utf8.count)
+        bytes.append(contentsOf: utf8)
+    }
+
+    mutating func write(bytes value: some Collection<UInt8>) {
+        writeVarint(value.count)
+        bytes.append(contentsOf: value)
+    }
+
+    mutating func write(optional value: String?) {
+        if let value {
+            write(UInt8(1))
+            write(value)
+        } else {
+            write(UInt8(0))
+        }
+    }
+
+    mutating func writeRaw(_ value: some Sequence<UInt8>) { bytes.append(contentsOf: value) }
+}
+
+/// Reads what a `ByteWriter` wrote; every read is bounds-checked and throws on damage.
+struct ByteReader {
+    private let bytes: [UInt8]
+    private(set) var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { offset >= bytes.count }
+    var remaining: Int { bytes.count - offset }
+
+    mutating func readByte() throws -> UInt8 {
+        guard offset < bytes.count else { throw EngineError.corruptValue }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func readInt64() throws -> Int64 {
+        guard offset + 8 <= bytes.count else { throw EngineError.corruptValue }
+        var v: UInt64 = 0
+        for i in (0..<8).reversed() { v = v << 8 | UInt64(bytes[offset + i]) }
+        offset += 8
+        return Int64(bitPattern: v)
+    }
+
+    mutating func readUInt64() throws -> UInt64 { UInt64(bitPattern: try readInt64()) }
+
+    mutating func readDouble() throws -> Double { Double(bitPattern: try readUInt64()) }
+
+    mutating func readVarint() throws -> Int {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try readByte()
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { break }
+            shift += 7
+            guard shift < 64 else { throw EngineError.corruptValue }
+        }
+        guard result <= UInt64(Int.max) else { throw EngineError.corruptValue }
+        return Int(result)
+    }
+
+    mutating func readBytes() throws -> [UInt8] {
+        let count = try readVarint()
+        guard count <= remaining else { throw EngineError.corruptValue }
+        defer { offset += count }
+        return Array(bytes[offset..<offset + count])
+    }
+
+    mutating func readRaw(_ count: Int) throws -> [UInt8] {
+        guard count >= 0, count <= remaining else { throw EngineError.corruptValue }
+        defer { offset += count }
+        return Array(bytes[offset..<offset + count])
+    }
+
+    mutating func readString() throws -> String {
+        let count = try readVarint()
+        guard count <= remaining else { throw EngineError.corruptValue }
+        defer { offset += count }
+        return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
+    }
+
+    mutating func readOptionalString() throws -> String? {
+        try readByte() == 0 ? nil : try readString()
+    }
+}

@@ -1,0 +1,436 @@
+import Foundation
+import StratusBackend
+
+/// Saving and deleting records: validation, save policies, conflicts, atomic zones, cascades,
+/// change-log positions, indexes (decision 0004). One request is one backend transaction.
+extension DatabaseContext {
+    /// A save that passed every check, ready to be written.
+    private struct PlannedSave {
+        let save: ModifyRequest.Save
+        let existing: StoredRecord?
+        let fields: [String: FieldValue]
+        let parent: ReferenceValue?
+    }
+
+    private enum ItemKey: Hashable {
+        case save(Int)
+        case delete(Int)
+    }
+
+    func modifyRecords(_ request: ModifyRequest, cancelled: () -> CKError? = { nil }) throws -> ModifyOutcome {
+        let total = request.saves.count + request.deletes.count
+        if total > Validation.maximumItemsPerRequest {
+            throw CKError.make(
+                .limitExceeded,
+                "Your request contains \(total) items which is more than the maximum number of items in a single request (\(Validation.maximumItemsPerRequest))")
+        }
+        var seen = Set<CKRecord.ID>()
+        for id in request.saves.map(\.id) + request.deletes where !seen.insert(id).inserted {
+            throw CKError.make(
+                .invalidArguments,
+                "You can't save the same record twice: record '\(id.recordName)' appears more than once in one request")
+        }
+
+        // Checks that need no store, and asset files read before the transaction.
+        var preErrors: [ItemKey: CKError] = [:]
+        var assetContents: [Int: [String: [UInt8]]] = [:]
+        for save in request.saves {
+            if let error = validate(save) {
+                preErrors[.save(save.index)] = error
+                continue
+            }
+            do {
+                var contents: [String: [UInt8]] = [:]
+                for (field, value) in save.values {
+                    for asset in value.assets where asset.pendingFile != nil && asset.contentID.isEmpty {
+                        contents[asset.pendingFile!.path] = try Engine.loadAssetFile(asset.pendingFile!, field: field)
+                    }
+                }
+                if !contents.isEmpty { assetContents[save.index] = contents }
+            } catch let error as CKError {
+                preErrors[.save(save.index)] = error
+            }
+        }
+        for (index, id) in request.deletes.enumerated() {
+            if let problem = Validation.recordNameProblem(id.recordName) ?? Validation.zoneNameProblem(id.zoneID.zoneName) {
+                preErrors[.delete(index)] = .make(.invalidArguments, problem)
+            }
+        }
+
+        let now = Date().timeIntervalSinceReferenceDate
+        let saveResults: [Int: Result<CKRecord, CKError>]
+        let deleteResults: [Int: Result<Void, CKError>]
+        (saveResults, deleteResults) = try engine.write { txn in
+            var saveResults: [Int: Result<CKRecord, CKError>] = [:]
+            var deleteResults: [Int: Result<Void, CKError>] = [:]
+            var meta = try loadMeta(txn)
+            var schema = SchemaCache(context: self)
+
+            // Group the items by zone, keeping request order.
+            var zoneOrder: [CKRecordZone.ID] = []
+            var savesByZone: [CKRecordZone.ID: [ModifyRequest.Save]] = [:]
+            var deletesByZone: [CKRecordZone.ID: [(Int, CKRecord.ID)]] = [:]
+            for save in request.saves {
+                if savesByZone[save.id.zoneID] == nil && deletesByZone[save.id.zoneID] == nil { zoneOrder.append(save.id.zoneID) }
+                savesByZone[save.id.zoneID, default: []].append(save)
+            }
+            for (index, id) in request.deletes.enumerated() {
+                if savesByZone[id.zoneID] == nil && deletesByZone[id.zoneID] == nil { zoneOrder.append(id.zoneID) }
+                deletesByZone[id.zoneID, default: []].append((index, id))
+            }
+
+            for zoneID in zoneOrder {
+                let saves = savesByZone[zoneID] ?? []
+                let deletes = deletesByZone[zoneID] ?? []
+                guard var zone = try loadZone(zoneID, txn) else {
+                    let error = CKError.make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
+                    for save in saves { saveResults[save.index] = .failure(preErrors[.save(save.index)] ?? error) }
+                    for (index, _) in deletes { deleteResults[index] = .failure(preErrors[.delete(index)] ?? error) }
+                    continue
+                }
+                let atomicZone = request.atomic && CKRecordZone.Capabilities(rawValue: UInt(zone.capabilities)).contains(.atomic)
+                let schemaBefore = schema
+
+                // Phase 1: decide every item without writing.
+                var failures: [ItemKey: CKError] = [:]
+                var planned: [PlannedSave] = []
+                let savedNames = Set(saves.filter { preErrors[.save($0.index)] == nil }.map(\.id.recordName))
+                for save in saves {
+                    if let error = preErrors[.save(save.index)] {
+                        failures[.save(save.index)] = error
+                        continue
+                    }
+                    do {
+                        planned.append(try plan(save, zone: zone, policy: request.policy, savedNames: savedNames, schema: &schema, txn))
+                    } catch let error as CKError {
+                        failures[.save(save.index)] = error
+                    }
+                }
+                var plannedDeletes: [(Int, CKRecord.ID, StoredRecord)] = []
+                for (index, id) in deletes {
+                    if let error = preErrors[.delete(index)] {
+                        failures[.delete(index)] = error
+                        continue
+                    }
+                    if let stored = try loadRecord(zone: zone.number, name: id.recordName, txn) {
+                        plannedDeletes.append((index, id, stored))
+                    } else {
+                        failures[.delete(index)] = .make(.unknownItem, "Record '\(id.recordName)' does not exist in zone '\(zoneID.zoneName)'")
+                    }
+                }
+
+                if atomicZone && !failures.isEmpty {
+                    schema = schemaBefore
+                    let batchError = CKError.make(
+                        .batchRequestFailed,
+                        "Record will not be saved because of previous error in atomic zone '\(zoneID.zoneName)'")
+                    for save in saves { saveResults[save.index] = .failure(failures[.save(save.index)] ?? batchError) }
+                    for (index, _) in deletes { deleteResults[index] = .failure(failures[.delete(index)] ?? batchError) }
+                    continue
+                }
+                for (key, error) in failures {
+                    switch key {
+                    case .save(let i): saveResults[i] = .failure(error)
+                    case .delete(let i): deleteResults[i] = .failure(error)
+                    }
+                }
+
+                // Phase 2: write.
+                for plan in planned {
+                    let record = try apply(
+                        plan, zone: &zone, now: now, assets: assetContents[plan.save.index] ?? [:], schema: &schema, txn)
+                    saveResults[plan.save.index] = .success(record)
+                }
+                var deleted = Set<String>()
+                for (index, id, stored) in plannedDeletes {
+                    if !deleted.contains(id.recordName) {
+                        try deleteWithCascade(name: id.recordName, stored: stored, zone: &zone, deleted: &deleted, schema: &schema, txn)
+                    }
+                    deleteResults[index] = .success(())
+                }
+                if !planned.isEmpty || !plannedDeletes.isEmpty {
+                    if let token = request.clientChangeTokenData { zone.clientChangeTokenData = Array(token) }
+                    if zone.number != DatabaseContext.defaultZoneNumber {
+                        try recordDatabaseChange(.changed, zoneID: zoneID, zone: &zone, meta: &meta, txn)
+                    }
+                    try storeZone(zone, zoneID, txn)
+                }
+            }
+            try schema.flush(txn)
+            try storeMeta(meta, txn)
+            // Cancelled before commit: roll everything back.
+            if let error = cancelled() { throw error }
+            return (saveResults, deleteResults)
+        }
+        return ModifyOutcome(
+            saveResults: request.saves.map { ($0.id, saveResults[$0.index] ?? .failure(.make(.internalError, "no result"))) },
+            deleteResults: request.deletes.enumerated().map { ($1, deleteResults[$0] ?? .failure(.make(.internalError, "no result"))) })
+    }
+
+    /// The problem with a record that can be seen without the store, if any.
+    private func validate(_ save: ModifyRequest.Save) -> CKError? {
+        let id = save.id
+        if let problem = Validation.recordNameProblem(id.recordName)
+            ?? Validation.zoneNameProblem(id.zoneID.zoneName)
+            ?? Validation.recordTypeProblem(save.recordType)
+        {
+            return .make(.invalidArguments, problem)
+        }
+        if scope == .public && !id.zoneID.isDefaultZone {
+            return .make(.zoneNotFound, "Zone '\(id.zoneID.zoneName)' does not exist: the public database has only the default zone")
+        }
+        var size = 0
+        for (name, value) in save.values {
+            if let problem = Validation.fieldNameProblem(name) { return .make(.invalidArguments, problem) }
+            if case .invalid(let typeName) = value {
+                return .make(.invalidArguments, "field '\(name)' holds a value of type \(typeName), which CloudKit cannot store")
+            }
+            if case .list(let items) = value, items.contains(where: { if case .invalid = $0 { return true } else { return false } }) {
+                return .make(.invalidArguments, "field '\(name)' holds a list with a value CloudKit cannot store")
+            }
+            for reference in value.references where reference.zoneName != id.zoneID.zoneName || reference.ownerName != id.zoneID.ownerName {
+                return .make(
+                    .invalidArguments,
+                    "field '\(name)' references record '\(reference.recordName)' in zone '\(reference.zoneName)'; references cannot cross zones (record is in '\(id.zoneID.zoneName)')")
+            }
+            size += name.utf8.count + value.storageSize
+        }
+        if size > Validation.maximumRecordSize {
+            return .make(.limitExceeded, "record '\(id.recordName)' holds \(size) bytes of field data; the limit is \(Validation.maximumRecordSize) bytes (assets excluded)")
+        }
+        if let parent = save.system.parent {
+            guard case .reference(let ref) = parent else {
+                return .make(.invalidArguments, "the parent of record '\(id.recordName)' must be a reference")
+            }
+            if ref.action != 0 {
+                return .make(.invalidArguments, "the parent reference of record '\(id.recordName)' must use action .none, not .deleteSelf")
+            }
+            if ref.zoneName != id.zoneID.zoneName || ref.ownerName != id.zoneID.ownerName {
+                return .make(.invalidArguments, "the parent of record '\(id.recordName)' must be in the same zone")
+            }
+        }
+        return nil
+    }
+
+    /// Checks one save against the store and the save policy; returns what to write.
+    private func plan(
+        _ save: ModifyRequest.Save, zone: ZoneRow, policy: SavePolicy, savedNames: Set<String>,
+        schema: inout SchemaCache, _ txn: any BackendReadTransaction
+    ) throws -> PlannedSave {
+        let id = save.id
+        let existing = try loadRecord(zone: zone.number, name: id.recordName, txn)
+        if let existing, existing.recordType != save.recordType {
+            throw CKError.make(
+                .invalidArguments,
+                "record '\(id.recordName)' exists with type '\(existing.recordType)'; it cannot be saved as type '\(save.recordType)'")
+        }
+        var fields: [String: FieldValue]
+        switch policy {
+        case .ifServerRecordUnchanged:
+            if let existing {
+                guard let tag = save.system.changeTag else {
+                    throw serverRecordChanged(save, existing, "record to insert already exists")
+                }
+                if tag != existing.changeTag {
+                    throw serverRecordChanged(save, existing, "client oplock error updating record")
+                }
+                fields = existing.fields
+                applyChangedKeys(save, to: &fields)
+            } else {
+                if save.system.changeTag != nil {
+                    throw CKError.make(
+                        .unknownItem,
+                        "record '\(id.recordName)' was deleted on the server; save a new CKRecord (without a change tag) to create it again")
+                }
+                fields = save.values
+            }
+        case .changedKeys:
+            fields = existing?.fields ?? [:]
+            if existing == nil {
+                fields = save.values
+            } else {
+                applyChangedKeys(save, to: &fields)
+            }
+        case .allKeys:
+            fields = existing?.fields ?? [:]
+            for (key, value) in save.values { fields[key] = value }
+            for key in save.changedKeys where save.values[key] == nil { fields[key] = nil }
+        }
+        let size = fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.storageSize }
+        if size > Validation.maximumRecordSize {
+            throw CKError.make(.limitExceeded, "record '\(id.recordName)' would hold \(size) bytes of field data; the limit is \(Validation.maximumRecordSize) bytes")
+        }
+        var parent = existing?.parent
+        if existing == nil || save.system.parentChanged || policy == .allKeys {
+            if case .reference(let ref) = save.system.parent { parent = ref } else if existing == nil || save.system.parentChanged { parent = nil }
+        }
+        if let parent, parent.recordName != existing?.parent?.recordName || existing == nil {
+            let inBatch = savedNames.contains(parent.recordName)
+            if !inBatch, try txn.get(keys.record(zone.number, parent.recordName)) == nil {
+                throw CKError.make(
+                    .referenceViolation,
+                    "the parent of record '\(id.recordName)', record '\(parent.recordName)', does not exist and is not saved in the same request")
+            }
+        }
+        try schema.admit(recordType: save.recordType, fields: fields, recordName: id.recordName, txn)
+        return PlannedSave(save: save, existing: existing, fields: fields, parent: parent)
+    }
+
+    private func applyChangedKeys(_ save: ModifyRequest.Save, to fields: inout [String: FieldValue]) {
+        for key in save.changedKeys { fields[key] = save.values[key] }
+    }
+
+    private func serverRecordChanged(_ save: ModifyRequest.Save, _ existing: StoredRecord, _ reason: String) -> CKError {
+        let server = makeRecord(existing, id: save.id, desiredKeys: nil)
+        let ancestor = CKRecord(recordType: save.recordType, recordID: save.id)
+        if let tag = save.system.changeTag {
+            ancestor.state.withLock { $0.system.changeTag = tag }
+        }
+        return .make(
+            .serverRecordChanged,
+            "\(reason): record '\(save.id.recordName)' (server change tag \(existing.changeTag), client \(save.system.changeTag ?? "none"))",
+            userInfo: [
+                CKRecordChangedErrorServerRecordKey: server,
+                CKRecordChangedErrorClientRecordKey: save.record,
+                CKRecordChangedErrorAncestorRecordKey: ancestor,
+            ])
+    }
+
+    /// Writes one planned save: row, change-log entry, indexes, references, assets.
+    private func apply(
+        _ plan: PlannedSave, zone: inout ZoneRow, now: Double, assets: [String: [UInt8]],
+        schema: inout SchemaCache, _ txn: any BackendWriteTransaction
+    ) throws -> CKRecord {
+        let name = plan.save.id.recordName
+        let position = zone.nextPosition
+        zone.nextPosition += 1
+        var fields = plan.fields
+        // Store new asset contents and point the fields at them.
+        for (key, value) in fields where !value.assets.isEmpty {
+            fields[key] = try storeAssets(value, contents: assets, txn)
+        }
+        if let existing = plan.existing {
+            try txn.clear(keys.change(zone.number, existing.position))
+            let kept = Set(fields.values.flatMap(\.assets).map(\.contentID))
+            for (_, value) in existing.fields {
+                for asset in value.assets where !kept.contains(asset.contentID) { try txn.clear(keys.asset(asset.contentID)) }
+            }
+        } else if let bytes = try txn.get(keys.tombstone(zone.number, name)) {
+            let tombstone = try Tombstone(decoding: bytes)
+            try txn.clear(keys.change(zone.number, tombstone.position))
+            try txn.clear(keys.tombstone(zone.number, name))
+        }
+        let stored = StoredRecord(
+            recordType: plan.save.recordType, position: position,
+            changeTag: DatabaseContext.changeTag(position: position, zone: zone.number),
+            creationDate: plan.existing?.creationDate ?? now, modificationDate: now,
+            creator: plan.existing?.creatorUserRecordName ?? engine.userRecordName,
+            modifier: engine.userRecordName, parent: plan.parent, fields: fields)
+        try txn.set(keys.record(zone.number, name), stored.encoded())
+        try txn.set(keys.change(zone.number, position), ChangeEntry(recordName: name, deletedRecordType: nil).encoded())
+        let type = try schema.row(plan.save.recordType, txn)
+        if plan.existing == nil {
+            try txn.set(keys.typeIndex(zone.number, type.number, name), [])
+        }
+        try updateValueIndexes(zone: zone.number, type: type, name: name, old: plan.existing?.fields, new: fields, txn)
+        try updateBackReferences(zone: zone.number, name: name, old: plan.existing?.fields, new: fields, txn)
+
+        // The saved record comes back as a new object; the app's instance is left unchanged,
+        // as in CloudKit.
+        return makeRecord(stored, id: plan.save.id, desiredKeys: nil)
+    }
+
+    private func storeAssets(_ value: FieldValue, contents: [String: [UInt8]], _ txn: any BackendWriteTransaction) throws -> FieldValue {
+        switch value {
+        case .asset(let asset) where asset.contentID.isEmpty:
+            guard let file = asset.pendingFile, let bytes = contents[file.path] else { return value }
+            let id = UUID().uuidString
+            try txn.set(keys.asset(id), bytes)
+            return .asset(AssetValue(contentID: id, size: Int64(bytes.count), pendingFile: nil))
+        case .list(let items):
+            return .list(try items.map { try storeAssets($0, contents: contents, txn) })
+        default:
+            return value
+        }
+    }
+
+    func updateValueIndexes(
+        zone: Int64, type: RecordTypeRow, name: String, old: [String: FieldValue]?, new: [String: FieldValue]?,
+        _ txn: any BackendWriteTransaction
+    ) throws {
+        for (fieldName, field) in type.fields where field.indexed {
+            let prefix = keys.valueIndexPrefix(zone, type.number, field.number)
+            let oldKey = old.flatMap { IndexValue.encode($0[fieldName]) }
+            let newKey = new.flatMap { IndexValue.encode($0[fieldName]) }
+            if oldKey == newKey { continue }
+            if let oldKey { try txn.clear(prefix.bytes + oldKey + OrderedKey().appending(name).bytes) }
+            if let newKey { try txn.set(prefix.bytes + newKey + OrderedKey().appending(name).bytes, []) }
+        }
+    }
+
+    private func updateBackReferences(
+        zone: Int64, name: String, old: [String: FieldValue]?, new: [String: FieldValue]?, _ txn: any BackendWriteTransaction
+    ) throws {
+        let oldTargets = Set((old ?? [:]).values.flatMap(\.references).filter { $0.action == 1 }.map(\.recordName))
+        let newTargets = Set((new ?? [:]).values.flatMap(\.references).filter { $0.action == 1 }.map(\.recordName))
+        for target in oldTargets.subtracting(newTargets) {
+            try txn.clear(keys.backReference(zone, target: target, referrer: name))
+        }
+        for target in newTargets.subtracting(oldTargets) {
+            try txn.set(keys.backReference(zone, target: target, referrer: name), [])
+        }
+    }
+
+    /// Deletes a record and, in the same transaction, every record that refers to it with
+    /// `deleteSelf`, recursively. Each deletion leaves a tombstone at a new change position.
+    private func deleteWithCascade(
+        name: String, stored: StoredRecord, zone: inout ZoneRow, deleted: inout Set<String>,
+        schema: inout SchemaCache, _ txn: any BackendWriteTransaction
+    ) throws {
+        var work: [(String, StoredRecord)] = [(name, stored)]
+        while let (current, record) = work.popLast() {
+            guard deleted.insert(current).inserted else { continue }
+            let position = zone.nextPosition
+            zone.nextPosition += 1
+            try txn.clear(keys.record(zone.number, current))
+            try txn.clear(keys.change(zone.number, record.position))
+            try txn.set(keys.tombstone(zone.number, current), Tombstone(recordType: record.recordType, position: position).encoded())
+            try txn.set(
+                keys.change(zone.number, position),
+                ChangeEntry(recordName: current, deletedRecordType: record.recordType).encoded())
+            if let type = try schema.existingRow(record.recordType, txn) {
+                try txn.clear(keys.typeIndex(zone.number, type.number, current))
+                try updateValueIndexes(zone: zone.number, type: type, name: current, old: record.fields, new: nil, txn)
+            }
+            try updateBackReferences(zone: zone.number, name: current, old: record.fields, new: nil, txn)
+            try removeAssets(of: record.fields, txn)
+            // Referrers with deleteSelf die with their target.
+            let referrers = keys.backReferences(zone.number, target: current)
+            var range = referrers
+            while true {
+                let page = try txn.scan(range, limit: 256)
+                for pair in page {
+                    var reader = OrderedKeyReader(pair.key, from: referrers.lowerBound.count)
+                    let referrer = try reader.readString()
+                    if !deleted.contains(referrer), let referring = try loadRecord(zone: zone.number, name: referrer, txn) {
+                        work.append((referrer, referring))
+                    }
+                }
+                guard let last = page.last, page.count == 256 else { break }
+                range = KeyRange(from: last.key + [0], to: range.upperBound)
+            }
+            try txn.clearRange(referrers)
+        }
+    }
+}
+
+extension FieldValue {
+    /// The references inside this value.
+    var references: [ReferenceValue] {
+        switch self {
+        case .reference(let r): return [r]
+        case .list(let items): return items.flatMap(\.references)
+        default: return []
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import StratusBackend
+import Synchronization
+
+/// The operation engine: every CloudKit semantic over a `DatabaseBackend`.
+///
+/// All methods are synchronous and may block on the backend; operations call them from their
+/// own threads. Write bodies are pure with respect to the outside world, so a body is simply
+/// run again when the backend reports a serialization conflict.
+final class Engine: Sendable {
+    let backend: any DatabaseBackend
+    /// The store's identity, bound into every token and cursor.
+    let storeID: [UInt8]
+    /// The key authenticating tokens and cursors (decision 0003).
+    let macKey: [UInt8]
+    /// The user record name of the single local user.
+    let userRecordName = "_defaultUser"
+    private let containerNumbers = Mutex<[String: Int64]>([:])
+
+    /// How many times a conflicting write body is run before giving up.
+    static let maximumAttempts = 10
+
+    init(backend: any DatabaseBackend) throws {
+        self.backend = backend
+        let meta: [UInt8]
+        do {
+            meta = try Engine.runWrite(backend) { txn in
+                if let existing = try txn.get(StoreLayout.storeMetaKey) { return existing }
+                var generator = SystemRandomNumberGenerator()
+                var w = ByteWriter()
+                w.write(UInt8(1))
+                w.writeRaw((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+                w.writeRaw((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+                try txn.set(StoreLayout.storeMetaKey, w.bytes)
+                return w.bytes
+            }
+        } catch {
+            throw CKError.fromStore(error)
+        }
+        guard meta.count == 49, meta[0] == 1 else {
+            throw CKError.make(
+                .internalError,
+                "the store was written by an incompatible version of Stratus (format \(meta.first ?? 0))")
+        }
+        storeID = Array(meta[1..<17])
+        macKey = Array(meta[17..<49])
+    }
+
+    /// Runs a write body, again on a serialization conflict, and maps failures to `CKError`.
+    func write<T>(_ body: (any BackendWriteTransaction) throws -> T) throws -> T {
+        do {
+            return try Engine.runWrite(backend, body)
+        } catch {
+            throw CKError.fromStore(error)
+        }
+    }
+
+    /// Runs a read body and maps failures to `CKError`.
+    func read<T>(_ body: (any BackendReadTransaction) throws -> T) throws -> T {
+        do {
+            return try backend.read(body)
+        } catch {
+            throw CKError.fromStore(error)
+        }
+    }
+
+    private static func runWrite<T>(
+        _ backend: any DatabaseBackend, _ body: (any BackendWriteTransaction) throws -> T
+    ) throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try backend.write(body)
+            } catch let error as BackendError where error.code == .conflict && attempt < maximumAttempts {
+                // Back off a little (up to ~50 ms) so competing writers interleave.
+                usleep(UInt32(min(50_000, 500 << min(attempt, 7))))
+            }
+        }
+    }
+
+    /// The keys of one database of a container, registering the container on first use.
+    func database(container identifier: String, scope: CKDatabase.Scope) throws -> DatabaseContext {
+        let number: Int64
+        if let cached = containerNumbers.withLock({ $0[identifier] }) {
+            number = cached
+        } else {
+            number = try write { txn in
+                let key = StoreLayout.containerKey(identifier)
+                if let existing = try txn.get(key) {
+                    var r = ByteReader(existing)
+                    return try r.readInt64()
+                }
+                var next: Int64 = 1
+                if let counter = try txn.get(StoreLayout.containerCounterKey) {
+                    var r = ByteReader(counter)
+                    next = try r.readInt64()
+                }
+                var w = ByteWriter()
+                w.write(next)
+                try txn.set(key, w.bytes)
+                var c = ByteWriter()
+                c.write(next + 1)
+                try txn.set(StoreLayout.containerCounterKey, c.bytes)
+                return next
+            }
+            containerNumbers.withLock { $0[identifier] = number }
+        }
+        return DatabaseContext(
+            engine: self, containerNumber: number, scope: scope,
+            keys: DatabaseKeys(containerNumber: number, scope: Int64(scope.rawValue)))
+    }
+}
+
+/// One database of one container, as the engine addresses it.
+struct DatabaseContext: Sendable {
+    let engine: Engine
+    let containerNumber: Int64
+    let scope: CKDatabase.Scope
+    let keys: DatabaseKeys
+}

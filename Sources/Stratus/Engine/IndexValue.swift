@@ -1,0 +1,44 @@
+import Foundation
+
+/// The order-preserving encoding of a field value inside a value-index key (decision 0002).
+///
+/// Strings sort by their UTF-8 bytes (Unicode code-point order, case-sensitive) and are
+/// indexed by their first 200 bytes; numbers and dates sort numerically; references by record
+/// name; a missing value (null) sorts first.
+enum IndexValue {
+    static let maximumStringPrefix = 200
+
+    /// The key bytes of `value`, or `nil` if values of its type cannot be sorted.
+    static func encode(_ value: FieldValue?) -> [UInt8]? {
+        var key = OrderedKey()
+        guard let value else {
+            key.appendNull()
+            return key.bytes
+        }
+        switch value {
+        case .string(let s):
+            key.append(bytes: Array(s.utf8.prefix(maximumStringPrefix)))
+            key = OrderedKey([OrderedKey.stringTag] + key.bytes.dropFirst())
+        case .integer(let v, _):
+            key.append(double: Double(v))
+            key.append(v)
+        case .double(let v, _):
+            key.append(double: v)
+        case .date(let d):
+            key.append(double: d.timeIntervalSinceReferenceDate)
+        case .reference(let r):
+            key.append(r.recordName)
+        default:
+            return nil
+        }
+        return key.bytes
+    }
+
+    /// Whether fields of `type` can be sorted on.
+    static func isSortable(_ type: SchemaType) -> Bool {
+        switch type {
+        case .string, .number, .timestamp, .reference: return true
+        default: return false
+        }
+    }
+}

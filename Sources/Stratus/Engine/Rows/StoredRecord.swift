@@ -1,0 +1,86 @@
+import Foundation
+
+/// A record as stored: `DatabaseKeys.record(zone, name)`.
+struct StoredRecord: Sendable {
+    var recordType: String
+    /// The position of the record's latest change in its zone's change log.
+    var position: Int64
+    var changeTag: String
+    var creationDate: Double
+    var modificationDate: Double
+    var creatorUserRecordName: String
+    var lastModifiedUserRecordName: String
+    var parent: ReferenceValue?
+    var fields: [String: FieldValue]
+
+    init(
+        recordType: String, position: Int64, changeTag: String, creationDate: Double,
+        modificationDate: Double, creator: String, modifier: String, parent: ReferenceValue?,
+        fields: [String: FieldValue]
+    ) {
+        self.recordType = recordType
+        self.position = position
+        self.changeTag = changeTag
+        self.creationDate = creationDate
+        self.modificationDate = modificationDate
+        self.creatorUserRecordName = creator
+        self.lastModifiedUserRecordName = modifier
+        self.parent = parent
+        self.fields = fields
+    }
+
+    func encoded() -> [UInt8] {
+        var w = ByteWriter(capacity: 256)
+        w.write(UInt8(1))
+        w.write(recordType)
+        w.write(position)
+        w.write(changeTag)
+        w.write(creationDate)
+        w.write(modificationDate)
+        w.write(creatorUserRecordName)
+        w.write(lastModifiedUserRecordName)
+        if let parent {
+            w.write(UInt8(1))
+            FieldValueCodec.write(.reference(parent), to: &w)
+        } else {
+            w.write(UInt8(0))
+        }
+        w.writeVarint(fields.count)
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            w.write(name)
+            FieldValueCodec.write(value, to: &w)
+        }
+        return w.bytes
+    }
+
+    init(decoding bytes: [UInt8]) throws {
+        var r = ByteReader(bytes)
+        guard try r.readByte() == 1 else { throw EngineError.corruptValue }
+        recordType = try r.readString()
+        position = try r.readInt64()
+        changeTag = try r.readString()
+        creationDate = try r.readDouble()
+        modificationDate = try r.readDouble()
+        creatorUserRecordName = try r.readString()
+        lastModifiedUserRecordName = try r.readString()
+        if try r.readByte() == 1 {
+            guard case .reference(let parent) = try FieldValueCodec.read(from: &r) else {
+                throw EngineError.corruptValue
+            }
+            self.parent = parent
+        } else {
+            parent = nil
+        }
+        let count = try r.readVarint()
+        var fields: [String: FieldValue] = [:]
+        fields.reserveCapacity(count)
+        for _ in 0..<count {
+            let name = try r.readString()
+            fields[name] = try FieldValueCodec.read(from: &r)
+        }
+        self.fields = fields
+    }
+
+    /// The size that counts toward the 1 MB limit.
+    var dataSize: Int { fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.storageSize } }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import StratusBackend
+
+/// The engine's key layout (decision 0002). Every key starts with one of these bytes.
+enum StoreLayout {
+    /// Store-wide metadata: `[0x01] + ("store")`.
+    static let metaTag: UInt8 = 0x01
+    /// Container directory: `[0x02] + (identifier)` → container number.
+    static let containerTag: UInt8 = 0x02
+    /// Database data: `[0x03] + (containerNumber, scope) + …`.
+    static let databaseTag: UInt8 = 0x03
+    /// Long-lived operation journal: `[0x04] + …`.
+    static let journalTag: UInt8 = 0x04
+
+    static var storeMetaKey: [UInt8] { OrderedKey([metaTag]).appending("store").bytes }
+    static var containerCounterKey: [UInt8] { OrderedKey([metaTag]).appending("containers").bytes }
+
+    static func containerKey(_ identifier: String) -> [UInt8] {
+        OrderedKey([containerTag]).appending(identifier).bytes
+    }
+}
+
+/// The keys of one database (a container's public, private or shared database).
+struct DatabaseKeys: Sendable {
+    let prefix: OrderedKey
+
+    init(containerNumber: Int64, scope: Int64) {
+        prefix = OrderedKey([StoreLayout.databaseTag]).appending(containerNumber).appending(scope)
+    }
+
+    // Sub-spaces of a database.
+    static let metaTag: UInt8 = 0x10
+    static let zoneTag: UInt8 = 0x11
+    static let zoneNumberTag: UInt8 = 0x12
+    static let databaseChangeTag: UInt8 = 0x13
+    static let recordTag: UInt8 = 0x20
+    static let tombstoneTag: UInt8 = 0x21
+    static let changeTag: UInt8 = 0x22
+    static let typeIndexTag: UInt8 = 0x23
+    static let valueIndexTag: UInt8 = 0x24
+    static let backReferenceTag: UInt8 = 0x25
+    static let assetTag: UInt8 = 0x26
+    static let recordTypeTag: UInt8 = 0x30
+    static let subscriptionTag: UInt8 = 0x40
+
+    var meta: [UInt8] { prefix.appending(tag: DatabaseKeys.metaTag).bytes }
+
+    func zone(_ zoneName: String, _ ownerName: String) -> [UInt8] {
+        prefix.appending(tag: DatabaseKeys.zoneTag).appending(zoneName).appending(ownerName).bytes
+    }
+    var zones: KeyRange { prefix.appending(tag: DatabaseKeys.zoneTag).range }
+
+    func zoneNumber(_ zone: Int64) -> [UInt8] {
+        prefix.appending(tag: DatabaseKeys.zoneNumberTag).appending(zone).bytes
+    }
+    var zoneNumbers: KeyRange { prefix.appending(tag: DatabaseKeys.zoneNumberTag).range }
+
+    func databaseChange(_ position: Int64) -> [UInt8] {
+        prefix.appending(tag: DatabaseKeys.databaseChangeTag).appending(position).bytes
+    }
+    /// Database changes after `position`.
+    func databaseChanges(after position: Int64) -> KeyRange {
+        KeyRange(
+            from: databaseChange(position + 1),
+            to: KeyRange.successor(ofPrefix: prefix.appending(tag: DatabaseKeys.databaseChangeTag).bytes))
+    }
+
+    private func inZone(_ tag: UInt8, _ zone: Int64) -> OrderedKey {
+        prefix.appending(tag: tag).appending(zone)
+    }
+
+    func record(_ zone: Int64, _ name: String) -> [UInt8] {
+        inZone(DatabaseKeys.recordTag, zone).appending(name).bytes
+    }
+    func records(_ zone: Int64) -> KeyRange { inZone(DatabaseKeys.recordTag, zone).range }
+
+    func tombstone(_ zone: Int64, _ name: String) -> [UInt8] {
+        inZone(DatabaseKeys.tombstoneTag, zone).appending(name).bytes
+    }
+    func tombstones(_ zone: Int64) -> KeyRange { inZone(DatabaseKeys.tombstoneTag, zone).range }
+
+    func change(_ zone: Int64, _ position: Int64) -> [UInt8] {
+        inZone(DatabaseKeys.changeTag, zone).appending(position).bytes
+    }
+    /// Change-log entries of `zone` after `position`.
+    func changes(_ zone: Int64, after position: Int64) -> KeyRange {
+        KeyRange(
+            from: change(zone, position + 1),
+            to: KeyRange.successor(ofPrefix: inZone(DatabaseKeys.changeTag, zone).bytes))
+    }
+    func changes(_ zone: Int64) -> KeyRange { inZone(DatabaseKeys.changeTag, zone).range }
+
+    func typeIndexPrefix(_ zone: Int64, _ type: Int64) -> OrderedKey {
+        inZone(DatabaseKeys.typeIndexTag, zone).appending(type)
+    }
+    func typeIndex(_ zone: Int64, _ type: Int64, _ name: String) -> [UInt8] {
+        typeIndexPrefix(zone, type).appending(name).bytes
+    }
+    func typeIndexes(_ zone: Int64) -> KeyRange { inZone(DatabaseKeys.typeIndexTag, zone).range }
+
+    func valueIndexPrefix(_ zone: Int64, _ type: Int64, _ field: Int64) -> OrderedKey {
+        inZone(DatabaseKeys.valueIndexTag, zone).appending(type).appending(field)
+    }
+    func valueIndexes(_ zone: Int64) -> KeyRange { inZone(DatabaseKeys.valueIndexTag, zone).range }
+
+    func backReference(_ zone: Int64, target: String, referrer: String) -> [UInt8] {
+        inZone(DatabaseKeys.backReferenceTag, zone).appending(target).appending(referrer).bytes
+    }
+    func backReferences(_ zone: Int64, target: String) -> KeyRange {
+        inZone(DatabaseKeys.backReferenceTag, zone).appending(target).range
+    }
+    func backReferences(_ zone: Int64) -> KeyRange { inZone(DatabaseKeys.backReferenceTag, zone).range }
+
+    func asset(_ contentID: String) -> [UInt8] {
+        prefix.appending(tag: DatabaseKeys.assetTag).appending(contentID).bytes
+    }
+
+    func recordType(_ name: String) -> [UInt8] {
+        prefix.appending(tag: DatabaseKeys.recordTypeTag).appending(name).bytes
+    }
+
+    func subscription(_ id: String) -> [UInt8] {
+        prefix.appending(tag: DatabaseKeys.subscriptionTag).appending(id).bytes
+    }
+    var subscriptions: KeyRange { prefix.appending(tag: DatabaseKeys.subscriptionTag).range }
+}

@@ -1,0 +1,126 @@
+public import Foundation
+
+/// Saves and deletes records in one request: one backend transaction, with CloudKit's save
+/// policies, conflicts and atomic zones.
+open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
+    /// How a save treats the server's copy of a record.
+    public enum RecordSavePolicy: Int, Sendable {
+        /// Save only if the record's change tag matches the server's (the default); sends only
+        /// the changed keys.
+        case ifServerRecordUnchanged = 0
+        /// Save the changed keys without comparing change tags.
+        case changedKeys = 1
+        /// Save every key of the record without comparing change tags.
+        case allKeys = 2
+    }
+
+    /// The records to save.
+    public var recordsToSave: [CKRecord]?
+    /// The IDs of the records to delete.
+    public var recordIDsToDelete: [CKRecord.ID]?
+    /// How saves treat the server's copies (default `.ifServerRecordUnchanged`).
+    public var savePolicy: RecordSavePolicy = .ifServerRecordUnchanged
+    /// Opaque data stored with each zone the request touches, returned by its change fetches.
+    public var clientChangeTokenData: Data?
+    /// Whether a failure in a zone with the `atomic` capability cancels all of that zone's
+    /// changes (default `true`).
+    public var isAtomic = true
+
+    /// Reports upload progress of a record (once with 1.0 per record in Stratus).
+    public var perRecordProgressBlock: (@Sendable (CKRecord, Double) -> Void)?
+    /// Called once per record to save, with the saved record or its error.
+    public var perRecordSaveBlock: (@Sendable (CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
+    /// Called once per record to delete, with its outcome.
+    public var perRecordDeleteBlock: (@Sendable (CKRecord.ID, Result<Void, any Error>) -> Void)?
+    /// Called once at the end; fails only for request-level errors (per-item errors go to the
+    /// per-item blocks).
+    public var modifyRecordsResultBlock: (@Sendable (Result<Void, any Error>) -> Void)?
+    /// Deprecated in CloudKit: called per saved record; ignored when `perRecordSaveBlock` is set.
+    public var perRecordCompletionBlock: (@Sendable (CKRecord, (any Error)?) -> Void)?
+    /// Deprecated in CloudKit: called once at the end with the saved records, the deleted IDs,
+    /// and `partialFailure` when some items failed.
+    public var modifyRecordsCompletionBlock: (@Sendable ([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)?
+
+    /// An empty modify operation.
+    public override init() {
+        super.init()
+    }
+
+    /// An operation that saves `recordsToSave` and deletes `recordIDsToDelete`.
+    public convenience init(recordsToSave: [CKRecord]? = nil, recordIDsToDelete: [CKRecord.ID]? = nil) {
+        self.init()
+        self.recordsToSave = recordsToSave
+        self.recordIDsToDelete = recordIDsToDelete
+    }
+
+    override func performOperation() {
+        let outcome: ModifyOutcome
+        do {
+            let context = try databaseContext()
+            if let error = cancellationError { throw error }
+            let request = ModifyRequest(
+                records: recordsToSave ?? [], deletes: recordIDsToDelete ?? [],
+                policy: savePolicy.enginePolicy, atomic: isAtomic, clientChangeTokenData: clientChangeTokenData)
+            outcome = try context.modifyRecords(request) { [weak self] in self?.cancellationError }
+        } catch {
+            deliverCompletion(error: CKError.fromStore(error))
+            return
+        }
+        var saved: [CKRecord] = []
+        var deleted: [CKRecord.ID] = []
+        var partial: [AnyHashable: CKError] = [:]
+        let records = Dictionary((recordsToSave ?? []).map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
+        for (id, result) in outcome.saveResults {
+            if let record = records[id] { perRecordProgressBlock?(record, 1.0) }
+            switch result {
+            case .success(let record):
+                saved.append(record)
+                if let block = perRecordSaveBlock {
+                    block(id, .success(record))
+                } else {
+                    perRecordCompletionBlock?(record, nil)
+                }
+            case .failure(let error):
+                partial[id] = error
+                if let block = perRecordSaveBlock {
+                    block(id, .failure(error))
+                } else if let record = records[id] {
+                    perRecordCompletionBlock?(record, error)
+                }
+            }
+        }
+        for (id, result) in outcome.deleteResults {
+            switch result {
+            case .success:
+                deleted.append(id)
+                perRecordDeleteBlock?(id, .success(()))
+            case .failure(let error):
+                partial[id] = error
+                perRecordDeleteBlock?(id, .failure(error))
+            }
+        }
+        modifyRecordsResultBlock?(.success(()))
+        let error: CKError? =
+            partial.isEmpty
+            ? nil
+            : .make(
+                .partialFailure, "Failed to modify some records (\(partial.count) of \(outcome.saveResults.count + outcome.deleteResults.count))",
+                userInfo: [CKPartialErrorsByItemIDKey: partial])
+        modifyRecordsCompletionBlock?(saved, deleted, error)
+    }
+
+    override func deliverCompletion(error: CKError) {
+        modifyRecordsResultBlock?(.failure(error))
+        modifyRecordsCompletionBlock?(nil, nil, error)
+    }
+}
+
+extension CKModifyRecordsOperation.RecordSavePolicy {
+    var enginePolicy: SavePolicy {
+        switch self {
+        case .ifServerRecordUnchanged: return .ifServerRecordUnchanged
+        case .changedKeys: return .changedKeys
+        case .allKeys: return .allKeys
+        }
+    }
+}

@@ -1,0 +1,198 @@
+public import Foundation
+import Synchronization
+
+/// A record: a dictionary of typed fields plus system fields, identified by a `CKRecord.ID`.
+///
+/// As in CloudKit, a record tracks which keys were changed locally (`changedKeys()`), and the
+/// server fills in its system fields (`creationDate`, `modificationDate`, `recordChangeTag`, …)
+/// when it is saved.
+public final class CKRecord: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+    /// A record type's name.
+    public typealias RecordType = String
+    /// A field's name.
+    public typealias FieldKey = String
+
+    /// The record's ID.
+    public let recordID: CKRecord.ID
+    /// The record's type.
+    public let recordType: CKRecord.RecordType
+
+    struct State {
+        var values: [String: FieldValue] = [:]
+        var changed: [String] = []
+        var system = SystemFields()
+    }
+    let state: Mutex<State>
+
+    /// A new record of `recordType` with `recordID` (a new UUID name in the default zone by
+    /// default).
+    public init(recordType: CKRecord.RecordType, recordID: CKRecord.ID = CKRecord.ID()) {
+        self.recordType = recordType
+        self.recordID = recordID
+        self.state = Mutex(State())
+    }
+
+    /// A new record of `recordType` with a new UUID name in `zoneID`.
+    public convenience init(recordType: CKRecord.RecordType, zoneID: CKRecordZone.ID) {
+        self.init(recordType: recordType, recordID: CKRecord.ID(zoneID: zoneID))
+    }
+
+    init(recordType: String, recordID: CKRecord.ID, state: State) {
+        self.recordType = recordType
+        self.recordID = recordID
+        self.state = Mutex(state)
+    }
+
+    // MARK: System fields
+
+    /// When the record was first saved to the server; `nil` before.
+    public var creationDate: Date? { state.withLock { $0.system.creationDate } }
+    /// When the record was last saved to the server; `nil` before.
+    public var modificationDate: Date? { state.withLock { $0.system.modificationDate } }
+    /// The user who created the record.
+    public var creatorUserRecordID: CKRecord.ID? {
+        state.withLock { $0.system.creatorUserRecordName }.map { CKRecord.ID(recordName: $0) }
+    }
+    /// The user who last modified the record.
+    public var lastModifiedUserRecordID: CKRecord.ID? {
+        state.withLock { $0.system.lastModifiedUserRecordName }.map { CKRecord.ID(recordName: $0) }
+    }
+    /// The server's version tag of this record; a new value on every save. `nil` before the
+    /// first save.
+    public var recordChangeTag: String? { state.withLock { $0.system.changeTag } }
+
+    /// The record's parent, for sharing hierarchies. Its target must exist (on the server or in
+    /// the same save) and its action must be `.none`.
+    public var parent: CKRecord.Reference? {
+        get { state.withLock { $0.system.parent }?.recordValue as? CKRecord.Reference }
+        set {
+            let value = newValue.flatMap { FieldValue(recordValue: $0) }
+            state.withLock {
+                $0.system.parent = value
+                $0.system.parentChanged = true
+            }
+        }
+    }
+
+    /// The share this record belongs to (sharing is not supported by Stratus yet).
+    public var share: CKRecord.Reference? { nil }
+
+    /// Sets the parent to the record with `parentID` (action `.none`), or clears it.
+    public func setParent(_ parentID: CKRecord.ID?) {
+        parent = parentID.map { CKRecord.Reference(recordID: $0, action: .none) }
+    }
+
+    /// Sets the parent to `parent` (action `.none`), or clears it.
+    public func setParent(_ parent: CKRecord?) {
+        setParent(parent?.recordID)
+    }
+
+    // MARK: Fields
+
+    /// The value of field `key`, or `nil`. Setting `nil` removes the field.
+    public subscript(key: CKRecord.FieldKey) -> (any CKRecordValue)? {
+        get { object(forKey: key) }
+        set { setObject(newValue, forKey: key) }
+    }
+
+    /// The value of field `key` as `T`, or `nil` if absent or of another type. Numbers convert
+    /// between numeric types as `NSNumber` bridging does in CloudKit.
+    public subscript<T: CKRecordValueProtocol>(key: CKRecord.FieldKey) -> T? {
+        get {
+            guard let stored = state.withLock({ $0.values[key] }) else { return nil }
+            return stored.converted(to: T.self)
+        }
+        set { setObject(newValue, forKey: key) }
+    }
+
+    /// The value of field `key`, or `nil`.
+    public func object(forKey key: CKRecord.FieldKey) -> (any CKRecordValue)? {
+        state.withLock { $0.values[key] }?.recordValue
+    }
+
+    /// Sets field `key` to `object`, or removes it for `nil`, and marks the key changed.
+    ///
+    /// A value of a type CloudKit cannot store is kept out of the record and makes the next
+    /// save fail with `CKError.invalidArguments` naming the field (CloudKit raises an exception).
+    public func setObject(_ object: (any CKRecordValue)?, forKey key: CKRecord.FieldKey) {
+        let value: FieldValue?
+        if let object {
+            value = FieldValue(recordValue: object) ?? .invalid(String(describing: type(of: object)))
+        } else {
+            value = nil
+        }
+        state.withLock { s in
+            s.values[key] = value
+            if !s.changed.contains(key) { s.changed.append(key) }
+        }
+    }
+
+    /// The value of field `key` (key-value coding style).
+    public func value(forKey key: String) -> Any? {
+        object(forKey: key)
+    }
+
+    /// Sets field `key` (key-value coding style); the value must be a CloudKit value type.
+    public func setValue(_ value: Any?, forKey key: String) {
+        if let value {
+            if let recordValue = value as? any CKRecordValue {
+                setObject(recordValue, forKey: key)
+            } else {
+                let typeName = String(describing: type(of: value))
+                state.withLock { s in
+                    s.values[key] = .invalid(typeName)
+                    if !s.changed.contains(key) { s.changed.append(key) }
+                }
+            }
+        } else {
+            setObject(nil, forKey: key)
+        }
+    }
+
+    /// The names of the fields that have values.
+    public func allKeys() -> [CKRecord.FieldKey] {
+        state.withLock { Array($0.values.keys) }.sorted()
+    }
+
+    /// The names of the fields changed locally since the record was fetched or saved.
+    public func changedKeys() -> [CKRecord.FieldKey] {
+        state.withLock { $0.changed }
+    }
+
+    /// Every search token of the record's string fields, normalized (lowercased, without
+    /// diacritics), as `self CONTAINS` queries match them.
+    public func allTokens() -> [String] {
+        let strings = state.withLock { $0.values.values.flatMap(\.searchableStrings) }
+        var tokens = Set<String>()
+        for s in strings { tokens.formUnion(SearchTokens.tokenize(s)) }
+        return tokens.sorted()
+    }
+
+    /// Field access with the same syntax as `encryptedValues` in CloudKit. Stratus stores
+    /// encrypted fields like other fields: the store is yours.
+    public var encryptedValues: CKRecord { self }
+
+    // MARK: NSObject
+
+    public func copy(with zone: NSZone? = nil) -> Any {
+        CKRecord(recordType: recordType, recordID: recordID, state: state.withLock { $0 })
+    }
+
+    public override var description: String {
+        let tag = recordChangeTag ?? "nil"
+        return "<CKRecord: recordType=\(recordType), recordID=\(recordID.recordName):(\(recordID.zoneID.zoneName):\(recordID.zoneID.ownerName)), recordChangeTag=\(tag), values=\(allKeys())>"
+    }
+
+    // MARK: Internal
+
+    /// Clears the changed-keys list (after a fetch or a successful save).
+    func clearChangedKeys() {
+        state.withLock {
+            $0.changed.removeAll()
+            $0.system.parentChanged = false
+        }
+    }
+
+    var fieldValues: [String: FieldValue] { state.withLock { $0.values } }
+    var systemFields: SystemFields { state.withLock { $0.system } }
+}

@@ -1,0 +1,202 @@
+import Foundation
+
+extension FieldValue {
+    /// Converts a value set on a `CKRecord` into a stored value, or `nil` if CloudKit cannot
+    /// store that type.
+    init?(recordValue value: Any) {
+        switch value {
+        case let v as String: self = .string(v)
+        case let v as Bool: self = .integer(v ? 1 : 0, .bool)
+        case let v as Int: self = .integer(Int64(v), .int)
+        case let v as Int64: self = .integer(v, .int64)
+        case let v as Int32: self = .integer(Int64(v), .int32)
+        case let v as Int16: self = .integer(Int64(v), .int16)
+        case let v as Int8: self = .integer(Int64(v), .int8)
+        case let v as UInt:
+            guard let i = Int64(exactly: v) else { return nil }
+            self = .integer(i, .uint)
+        case let v as UInt64:
+            guard let i = Int64(exactly: v) else { return nil }
+            self = .integer(i, .uint64)
+        case let v as UInt32: self = .integer(Int64(v), .uint32)
+        case let v as UInt16: self = .integer(Int64(v), .uint16)
+        case let v as UInt8: self = .integer(Int64(v), .uint8)
+        case let v as Double: self = .double(v, .double)
+        case let v as Float: self = .double(Double(v), .float)
+        case let v as Date: self = .date(v)
+        case let v as Data: self = .bytes(v)
+        case let v as CKRecord.Reference:
+            self = .reference(
+                ReferenceValue(
+                    recordName: v.recordID.recordName, zoneName: v.recordID.zoneID.zoneName,
+                    ownerName: v.recordID.zoneID.ownerName, action: UInt8(v.action.rawValue)))
+        case let v as CLLocation:
+            self = .location(
+                LocationValue(
+                    latitude: v.coordinate.latitude, longitude: v.coordinate.longitude,
+                    altitude: v.altitude, horizontalAccuracy: v.horizontalAccuracy,
+                    verticalAccuracy: v.verticalAccuracy, course: v.course, speed: v.speed,
+                    timestamp: v.timestamp.timeIntervalSinceReferenceDate))
+        case let v as CKAsset:
+            guard let url = v.fileURL else { return nil }
+            if let stored = v.storedContent {
+                self = .asset(stored)
+            } else {
+                self = .asset(AssetValue(contentID: "", size: -1, pendingFile: url))
+            }
+        case let v as NSNumber:
+            self = FieldValue(number: v)
+        case let v as NSString: self = .string(v as String)
+        case let v as NSDate: self = .date(v as Date)
+        case let v as NSData: self = .bytes(v as Data)
+        case let v as [Any]:
+            var items: [FieldValue] = []
+            items.reserveCapacity(v.count)
+            for element in v {
+                guard let item = FieldValue(recordValue: element) else { return nil }
+                if case .list = item { return nil }
+                items.append(item)
+            }
+            if let first = items.first?.schemaType, items.contains(where: { $0.schemaType != first }) {
+                return nil
+            }
+            self = .list(items)
+        case let v as NSArray:
+            self.init(recordValue: v.map { $0 } as [Any])
+        default:
+            return nil
+        }
+    }
+
+    private init(number: NSNumber) {
+        let type = String(cString: number.objCType)
+        switch type {
+        case "f", "d":
+            self = .double(number.doubleValue, .nsnumber)
+        case "c" where number === (true as NSNumber) || number === (false as NSNumber):
+            self = .integer(number.boolValue ? 1 : 0, .bool)
+        default:
+            self = .integer(number.int64Value, .nsnumber)
+        }
+    }
+
+    /// The value as the Swift type it was stored as.
+    var recordValue: any CKRecordValue {
+        switch self {
+        case .string(let s): return s
+        case .integer(let v, let kind):
+            switch kind {
+            case .int: return Int(v)
+            case .int8: return Int8(truncatingIfNeeded: v)
+            case .int16: return Int16(truncatingIfNeeded: v)
+            case .int32: return Int32(truncatingIfNeeded: v)
+            case .int64: return v
+            case .uint: return UInt(truncatingIfNeeded: v)
+            case .uint8: return UInt8(truncatingIfNeeded: v)
+            case .uint16: return UInt16(truncatingIfNeeded: v)
+            case .uint32: return UInt32(truncatingIfNeeded: v)
+            case .uint64: return UInt64(truncatingIfNeeded: v)
+            case .bool: return v != 0
+            case .double, .float: return Double(v)
+            case .nsnumber: return NSNumber(value: v)
+            }
+        case .double(let v, let kind):
+            switch kind {
+            case .float: return Float(v)
+            case .nsnumber: return NSNumber(value: v)
+            default: return v
+            }
+        case .date(let d): return d
+        case .bytes(let d): return d
+        case .reference(let r):
+            return CKRecord.Reference(
+                recordID: CKRecord.ID(
+                    recordName: r.recordName,
+                    zoneID: CKRecordZone.ID(zoneName: r.zoneName, ownerName: r.ownerName)),
+                action: CKRecord.ReferenceAction(rawValue: UInt(r.action)) ?? .none)
+        case .location(let l):
+            return CLLocation(
+                coordinate: CLLocationCoordinate2D(latitude: l.latitude, longitude: l.longitude),
+                altitude: l.altitude, horizontalAccuracy: l.horizontalAccuracy,
+                verticalAccuracy: l.verticalAccuracy, course: l.course, speed: l.speed,
+                timestamp: Date(timeIntervalSinceReferenceDate: l.timestamp))
+        case .asset(let a):
+            return CKAsset(stored: a)
+        case .list(let items):
+            return ListValue.make(items)
+        case .invalid(let typeName):
+            return "<invalid value of type \(typeName)>"
+        }
+    }
+
+    /// The value as `T`, converting numbers between numeric types as `NSNumber` does.
+    func converted<T>(to type: T.Type) -> T? {
+        if let value = recordValue as? T { return value }
+        switch self {
+        case .integer(let v, _):
+            switch type {
+            case is Int.Type: return Int(exactly: v) as? T
+            case is Int64.Type: return v as? T
+            case is Int32.Type: return Int32(exactly: v) as? T
+            case is Int16.Type: return Int16(exactly: v) as? T
+            case is Int8.Type: return Int8(exactly: v) as? T
+            case is UInt.Type: return UInt(exactly: v) as? T
+            case is UInt64.Type: return UInt64(exactly: v) as? T
+            case is UInt32.Type: return UInt32(exactly: v) as? T
+            case is UInt16.Type: return UInt16(exactly: v) as? T
+            case is UInt8.Type: return UInt8(exactly: v) as? T
+            case is Double.Type: return Double(v) as? T
+            case is Float.Type: return Float(v) as? T
+            case is Bool.Type: return (v != 0) as? T
+            case is NSNumber.Type: return NSNumber(value: v) as? T
+            default: return nil
+            }
+        case .double(let v, _):
+            switch type {
+            case is Double.Type: return v as? T
+            case is Float.Type: return Float(v) as? T
+            case is Int.Type: return Int(exactly: v) as? T
+            case is Int64.Type: return Int64(exactly: v) as? T
+            case is NSNumber.Type: return NSNumber(value: v) as? T
+            default: return nil
+            }
+        case .string(let s):
+            return type == NSString.self ? (s as NSString) as? T : nil
+        case .date(let d):
+            return type == NSDate.self ? (d as NSDate) as? T : nil
+        case .bytes(let d):
+            return type == NSData.self ? (d as NSData) as? T : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The strings a full-text (`self CONTAINS`) search looks at.
+    var searchableStrings: [String] {
+        switch self {
+        case .string(let s): return [s]
+        case .list(let items): return items.flatMap(\.searchableStrings)
+        default: return []
+        }
+    }
+}
+
+/// Rebuilds typed Swift arrays from stored lists, so `record["tags"] as? [String]` works.
+enum ListValue {
+    static func make(_ items: [FieldValue]) -> any CKRecordValue {
+        let values = items.map(\.recordValue)
+        if let v = values as? [String] { return v }
+        if let v = values as? [Int] { return v }
+        if let v = values as? [Int64] { return v }
+        if let v = values as? [Double] { return v }
+        if let v = values as? [Bool] { return v }
+        if let v = values as? [Date] { return v }
+        if let v = values as? [Data] { return v }
+        if let v = values as? [CKRecord.Reference] { return v }
+        if let v = values as? [CLLocation] { return v }
+        if let v = values as? [CKAsset] { return v }
+        if let v = values as? [Float] { return v }
+        if let v = values as? [NSNumber] { return v }
+        return values as NSArray
+    }
+}

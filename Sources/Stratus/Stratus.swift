@@ -1,1 +1,0 @@
-// The CloudKit API and the operation engine.
