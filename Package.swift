@@ -94,7 +94,13 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusSQLiteTests",
-            dependencies: ["StratusSQLite", "StratusConformance", "StratusTestSupport"],
+            dependencies: ["StratusSQLite", "StratusConformance", "StratusTestSupport", "StratusTestProbe"],
+            swiftSettings: strictSettings
+        ),
+        // A helper program the tests launch as separate processes (two writers on one file).
+        .executableTarget(
+            name: "StratusTestProbe",
+            dependencies: ["StratusSQLite", "StratusBackend"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,0 +1,25 @@
+// StratusTestProbe: a helper program that tests launch as separate processes.
+//
+// Usage: StratusTestProbe <subcommand> [arguments...]
+// Each subcommand lives in its own file as a type with a `name`, a `usage` and a
+// `run(_ arguments: [String]) throws`; add it to `ProbeCommands.all` and the switch below.
+// Exit status: 0 on success, 1 on failure (with a message on standard error), 2 on bad usage.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let subcommand = arguments.first else {
+    Probe.exitWithUsage("no subcommand given")
+}
+let subcommandArguments = Array(arguments.dropFirst())
+
+do {
+    switch subcommand {
+    case SQLiteCounterCommand.name:
+        try SQLiteCounterCommand.run(subcommandArguments)
+    default:
+        Probe.exitWithUsage("unknown subcommand '\(subcommand)'")
+    }
+} catch let error as ProbeUsageError {
+    Probe.exitWithUsage(error.message)
+} catch {
+    Probe.fail("\(subcommand) failed: \(error)")
+}
