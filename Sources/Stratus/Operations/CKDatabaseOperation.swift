@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The abstract base class of operations that act on a database.
 open class CKDatabaseOperation: CKOperation, @unchecked Sendable {

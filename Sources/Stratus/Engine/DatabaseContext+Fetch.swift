@@ -1,0 +1,50 @@
+import Foundation
+import StratusBackend
+
+/// Fetching records by ID (`CKFetchRecordsOperation`).
+extension DatabaseContext {
+    /// Fetches records by ID in one read transaction, so every record comes from the same
+    /// snapshot of the store.
+    ///
+    /// - Each ID gets its own result, in the order of `ids`. A missing zone is checked before
+    ///   the record: an ID in a zone that does not exist fails with `zoneNotFound` ("Zone 'x'
+    ///   does not exist"), an ID in an existing zone without a record with `unknownItem`
+    ///   ("Record 'x' does not exist").
+    /// - Duplicate IDs: CloudKit reports each record ID once (its completion dictionary is keyed
+    ///   by ID, and per-record callbacks come once per record), so an ID listed several times
+    ///   is fetched and answered once, at the position of its first occurrence.
+    /// - `desiredKeys`: `nil` returns every field, `[]` only the system fields.
+    ///
+    /// - Throws: `limitExceeded` when the request lists more than 400 IDs (duplicates
+    ///   included: the limit is on the request's size), or a store failure as a `CKError`.
+    func fetchRecords(
+        _ ids: [CKRecord.ID], desiredKeys: [String]?
+    ) throws -> [(CKRecord.ID, Result<CKRecord, CKError>)] {
+        if ids.count > Validation.maximumItemsPerRequest {
+            throw CKError.make(
+                .limitExceeded,
+                "Your request contains \(ids.count) items which is more than the maximum number of items in a single request (\(Validation.maximumItemsPerRequest))")
+        }
+        var seen = Set<CKRecord.ID>()
+        let unique = ids.filter { seen.insert($0).inserted }
+        return try engine.read { txn in
+            var zones: [CKRecordZone.ID: ZoneRow?] = [:]
+            return try unique.map { id in
+                let zoneRow: ZoneRow?
+                if let cached = zones[id.zoneID] {
+                    zoneRow = cached
+                } else {
+                    zoneRow = try loadZone(id.zoneID, txn)
+                    zones[id.zoneID] = zoneRow
+                }
+                guard let zone = zoneRow else {
+                    return (id, .failure(.make(.zoneNotFound, "Zone '\(id.zoneID.zoneName)' does not exist")))
+                }
+                guard let stored = try loadRecord(zone: zone.number, name: id.recordName, txn) else {
+                    return (id, .failure(.make(.unknownItem, "Record '\(id.recordName)' does not exist")))
+                }
+                return (id, .success(makeRecord(stored, id: id, desiredKeys: desiredKeys)))
+            }
+        }
+    }
+}

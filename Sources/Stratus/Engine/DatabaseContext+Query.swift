@@ -1,0 +1,240 @@
+import Foundation
+import StratusBackend
+import StratusPredicate
+
+/// One page of query results.
+struct QueryPage: Sendable {
+    var records: [CKRecord]
+    var cursor: Data?
+}
+
+/// Query evaluation (decision 0005): records of the type are walked in key order and filtered
+/// with the predicate; a query without sort descriptors continues with a keyset cursor
+/// (zone number, record name), a sorted query with an offset cursor, as CloudKit's cursors do.
+extension DatabaseContext {
+    /// The page size when the client sets no limit (CloudKit's `maximumResults`).
+    static let defaultQueryLimit = 100
+    /// The most records one page returns.
+    static let maximumQueryLimit = 400
+
+    func query(
+        _ query: CKQuery, zoneID: CKRecordZone.ID?, cursor: Data?, limit: Int, desiredKeys: [String]?
+    ) throws -> QueryPage {
+        let expression: StratusPredicate.PredicateExpression
+        switch query.predicate.stratusPredicate {
+        case .success(let parsed): expression = parsed
+        case .failure(let error): throw CKError.make(.invalidArguments, "invalid query predicate: \(error.message)")
+        }
+        do throws(StratusPredicate.PredicateError) { try expression.validateForCloudKit() } catch {
+            throw CKError.make(.invalidArguments, "invalid query predicate: \(error.message)")
+        }
+        let sortKeys = try query.sortKeys()
+        if let problem = Validation.recordTypeProblem(query.recordType) {
+            throw CKError.make(.invalidArguments, problem)
+        }
+        if zoneID == nil && scope == .shared {
+            throw CKError.make(.invalidArguments, "queries in the shared database need a zone ID")
+        }
+        let pageSize = limit > 0 ? min(limit, DatabaseContext.maximumQueryLimit) : DatabaseContext.defaultQueryLimit
+        let fingerprint = QueryCursorPayload.fingerprint(query, zoneID: zoneID)
+        let start = try cursor.map { try QueryCursorPayload.decode($0, context: self, fingerprint: fingerprint) }
+        let now = Date()
+
+        return try engine.read { txn in
+            guard let type = try loadRecordType(query.recordType, txn) else {
+                throw CKError.make(.unknownItem, "Did not find record type: \(query.recordType)")
+            }
+            var zones: [(CKRecordZone.ID, ZoneRow)] = []
+            if let zoneID {
+                guard let row = try loadZone(zoneID, txn) else {
+                    throw CKError.make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
+                }
+                zones = [(zoneID, row)]
+            } else {
+                if let row = try loadZone(.default, txn) { zones.append((.default, row)) }
+                for (id, result) in try fetchZones(in: txn) where !id.isDefaultZone {
+                    zones.append((id, result))
+                }
+                zones.sort { $0.1.number < $1.1.number }
+            }
+
+            func matches(_ stored: StoredRecord, _ name: String, _ zoneID: CKRecordZone.ID) throws -> Bool {
+                let subject = StoredRecordSubject(record: stored, name: name, zoneID: zoneID)
+                do throws(StratusPredicate.PredicateError) {
+                    return try expression.evaluateStrictly(subject, now: now)
+                } catch {
+                    throw CKError.make(.invalidArguments, "invalid query predicate: \(error.message)")
+                }
+            }
+
+            if sortKeys.isEmpty {
+                var records: [CKRecord] = []
+                var after: (Int64, String)? = start.flatMap { if case .keyset(let z, let n) = $0 { return (z, n) } else { return nil } }
+                for (id, zone) in zones {
+                    if let after, zone.number < after.0 { continue }
+                    let prefix = keys.typeIndexPrefix(zone.number, type.number)
+                    var range = prefix.range
+                    if let after, after.0 == zone.number {
+                        range = KeyRange(from: prefix.appending(after.1).bytes + [0], to: range.upperBound)
+                    }
+                    while true {
+                        let page = try txn.scan(range, limit: 256)
+                        for pair in page {
+                            var reader = OrderedKeyReader(pair.key, from: prefix.bytes.count)
+                            let name = try reader.readString()
+                            guard let stored = try loadRecord(zone: zone.number, name: name, txn) else { continue }
+                            guard try matches(stored, name, id) else { continue }
+                            if records.count == pageSize {
+                                // One more match exists: hand out a cursor after the last record.
+                                let last = records[records.count - 1].recordID
+                                let lastZone = after?.0 ?? zone.number
+                                _ = lastZone
+                                return QueryPage(
+                                    records: records,
+                                    cursor: QueryCursorPayload.encode(
+                                        .keyset(self.zoneNumber(of: last.zoneID, in: zones), last.recordName),
+                                        context: self, fingerprint: fingerprint))
+                            }
+                            records.append(makeRecord(stored, id: CKRecord.ID(recordName: name, zoneID: id), desiredKeys: desiredKeys))
+                        }
+                        guard let last = page.last, page.count == 256 else { break }
+                        range = KeyRange(from: last.key + [0], to: range.upperBound)
+                    }
+                    after = nil
+                }
+                return QueryPage(records: records, cursor: nil)
+            }
+
+            // Sorted: every match, sorted by the descriptors then by zone and record name.
+            var matched: [(values: [PredicateValue?], zone: Int64, name: String, zoneID: CKRecordZone.ID, stored: StoredRecord)] = []
+            for (id, zone) in zones {
+                let prefix = keys.typeIndexPrefix(zone.number, type.number)
+                var range = prefix.range
+                while true {
+                    let page = try txn.scan(range, limit: 256)
+                    for pair in page {
+                        var reader = OrderedKeyReader(pair.key, from: prefix.bytes.count)
+                        let name = try reader.readString()
+                        guard let stored = try loadRecord(zone: zone.number, name: name, txn) else { continue }
+                        guard try matches(stored, name, id) else { continue }
+                        let subject = StoredRecordSubject(record: stored, name: name, zoneID: id)
+                        matched.append((sortKeys.map { subject.predicateValue(forKey: $0.key) }, zone.number, name, id, stored))
+                    }
+                    guard let last = page.last, page.count == 256 else { break }
+                    range = KeyRange(from: last.key + [0], to: range.upperBound)
+                }
+            }
+            matched.sort { a, b in
+                for (index, key) in sortKeys.enumerated() {
+                    let order = key.compare(a.values[index], b.values[index])
+                    if order != .orderedSame { return order == .orderedAscending }
+                }
+                return (a.zone, a.name) < (b.zone, b.name)
+            }
+            let offset = start.flatMap { if case .offset(let o) = $0 { return Int(o) } else { return nil } } ?? 0
+            let slice = matched.dropFirst(offset).prefix(pageSize)
+            let records = slice.map { makeRecord($0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys) }
+            let next = offset + records.count
+            let cursor = next < matched.count
+                ? QueryCursorPayload.encode(.offset(Int64(next)), context: self, fingerprint: fingerprint) : nil
+            return QueryPage(records: records, cursor: cursor)
+        }
+    }
+
+    private func zoneNumber(of zoneID: CKRecordZone.ID, in zones: [(CKRecordZone.ID, ZoneRow)]) -> Int64 {
+        zones.first { $0.0 == zoneID }?.1.number ?? 0
+    }
+
+    /// Every custom zone with its row, inside a transaction.
+    func fetchZones(in txn: any BackendReadTransaction) throws -> [(CKRecordZone.ID, ZoneRow)] {
+        var result: [(CKRecordZone.ID, ZoneRow)] = []
+        var range = keys.zones
+        while true {
+            let page = try txn.scan(range, limit: 256)
+            for pair in page {
+                var reader = OrderedKeyReader(pair.key, from: keys.prefix.bytes.count + 1)
+                let id = CKRecordZone.ID(zoneName: try reader.readString(), ownerName: try reader.readString())
+                result.append((id, try ZoneRow(decoding: pair.value)))
+            }
+            guard let last = page.last, page.count == 256 else { break }
+            range = KeyRange(from: last.key + [0], to: range.upperBound)
+        }
+        return result
+    }
+}
+
+/// A query cursor's authenticated position:
+/// `"Q" | version 1 | store ID (16) | container (8) | scope (1) | query fingerprint (8)
+///  | kind (1) | position … | tag (16)`.
+enum QueryCursorPayload {
+    case keyset(Int64, String)
+    case offset(Int64)
+
+    static let magic: UInt8 = 0x51
+    static let version: UInt8 = 1
+
+    /// A hash of what the cursor continues: the record type, predicate, sort and zone.
+    static func fingerprint(_ query: CKQuery, zoneID: CKRecordZone.ID?) -> Int64 {
+        var w = ByteWriter()
+        w.write(query.recordType)
+        w.write(query.predicate.stratusPredicateFormat)
+        for key in (try? query.sortKeys()) ?? [] {
+            w.write(key.key)
+            w.write(key.ascending ? UInt8(1) : 0)
+        }
+        w.write(zoneID?.zoneName ?? "")
+        w.write(zoneID?.ownerName ?? "")
+        return Int64(bitPattern: SipHash.hash(w.bytes, k0: 0x5354_5241_5455_5331, k1: 0x4355_5253_4f52_3031))
+    }
+
+    static func encode(_ position: QueryCursorPayload, context: DatabaseContext, fingerprint: Int64) -> Data {
+        var w = ByteWriter()
+        w.write(magic)
+        w.write(version)
+        w.writeRaw(context.engine.storeID)
+        w.write(context.containerNumber)
+        w.write(UInt8(context.scope.rawValue))
+        w.write(fingerprint)
+        switch position {
+        case .keyset(let zone, let name):
+            w.write(UInt8(1))
+            w.write(zone)
+            w.write(name)
+        case .offset(let offset):
+            w.write(UInt8(2))
+            w.write(offset)
+        }
+        w.writeRaw(SipHash.tag(w.bytes, key: context.engine.macKey))
+        return Data(w.bytes)
+    }
+
+    static func decode(_ data: Data, context: DatabaseContext, fingerprint: Int64) throws -> QueryCursorPayload {
+        let bytes = Array(data)
+        let invalid = CKError.make(.invalidArguments, "the query cursor is not valid for this store and query")
+        guard bytes.count > 16 + 2, bytes[0] == magic, bytes[1] == version else { throw invalid }
+        let body = Array(bytes[0..<(bytes.count - 16)])
+        guard Array(bytes[(bytes.count - 16)...]) == SipHash.tag(body, key: context.engine.macKey) else {
+            throw CKError.make(.invalidArguments, "the query cursor is damaged, altered, or from another store")
+        }
+        var r = ByteReader(body)
+        do {
+            _ = try r.readRaw(2)
+            guard try r.readRaw(16) == context.engine.storeID,
+                try r.readInt64() == context.containerNumber,
+                try r.readByte() == UInt8(context.scope.rawValue)
+            else { throw CKError.make(.invalidArguments, "the query cursor belongs to another database") }
+            guard try r.readInt64() == fingerprint else {
+                throw CKError.make(.invalidArguments, "the query cursor belongs to another query")
+            }
+            switch try r.readByte() {
+            case 1: return .keyset(try r.readInt64(), try r.readString())
+            case 2: return .offset(try r.readInt64())
+            default: throw invalid
+            }
+        } catch let error as CKError {
+            throw error
+        } catch {
+            throw invalid
+        }
+    }
+}

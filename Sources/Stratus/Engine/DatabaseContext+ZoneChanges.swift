@@ -1,0 +1,117 @@
+import Foundation
+import StratusBackend
+
+/// One batch of a zone's changes, in change-log order.
+struct ZoneChangesBatch: Sendable {
+    enum Change: Sendable {
+        case changed(CKRecord)
+        case deleted(CKRecord.ID, String)
+    }
+    var changes: [Change]
+    var token: CKServerChangeToken
+    var moreComing: Bool
+    var clientChangeTokenData: Data?
+}
+
+/// Record-zone change fetching from the zone's change log (decisions 0002, 0003).
+extension DatabaseContext {
+    /// The batch size when the client sets no limit, and the largest batch ever returned.
+    static let defaultChangesBatch = 400
+    static let maximumChangesBatch = 2000
+
+    /// The next batch of changes of `zoneID` after `token` (from the beginning for `nil`).
+    ///
+    /// A record changed several times appears once, in its latest state. A `nil`-token fetch
+    /// reports no deletions (nothing to delete on a client that has nothing).
+    func fetchZoneChanges(
+        _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int, desiredKeys: [String]?
+    ) throws -> ZoneChangesBatch {
+        if scope == .public {
+            throw CKError.make(.badDatabase, "record zone changes cannot be fetched in the public database")
+        }
+        return try engine.read { txn in
+            guard let zone = try loadZone(zoneID, txn) else {
+                throw CKError.make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
+            }
+            guard CKRecordZone.Capabilities(rawValue: UInt(zone.capabilities)).contains(.fetchChanges) else {
+                throw CKError.make(
+                    .invalidArguments,
+                    "zone '\(zoneID.zoneName)' does not support change fetching (the default zone never does); use a custom zone")
+            }
+            var start: Int64 = 0
+            if let token {
+                let payload = try ChangeTokenPayload.decode(token, expected: .zone, context: self)
+                guard payload.zoneNumber == zone.number else {
+                    throw CKError.make(
+                        .changeTokenExpired,
+                        "the change token belongs to another zone, or to an earlier zone named '\(zoneID.zoneName)'; fetch again from a nil token")
+                }
+                guard payload.position >= zone.horizon else {
+                    throw CKError.make(
+                        .changeTokenExpired,
+                        "the history of zone '\(zoneID.zoneName)' before this change token was purged; fetch again from a nil token")
+                }
+                guard payload.position < zone.nextPosition else {
+                    throw CKError.make(
+                        .changeTokenExpired,
+                        "the change token is newer than zone '\(zoneID.zoneName)' (was the store restored from an older copy?); fetch again from a nil token")
+                }
+                start = payload.position
+            }
+            let batch = limit > 0 ? min(limit, DatabaseContext.maximumChangesBatch) : DatabaseContext.defaultChangesBatch
+            let entries = try txn.scan(keys.changes(zone.number, after: start), limit: batch + 1)
+            let moreComing = entries.count > batch
+            var changes: [ZoneChangesBatch.Change] = []
+            changes.reserveCapacity(min(entries.count, batch))
+            var last = start
+            for pair in entries.prefix(batch) {
+                var reader = OrderedKeyReader(pair.key, from: keys.changes(zone.number).lowerBound.count)
+                last = try reader.readInteger()
+                let entry = try ChangeEntry(decoding: pair.value)
+                let id = CKRecord.ID(recordName: entry.recordName, zoneID: zoneID)
+                if let type = entry.deletedRecordType {
+                    if token != nil { changes.append(.deleted(id, type)) }
+                } else {
+                    guard let stored = try loadRecord(zone: zone.number, name: entry.recordName, txn) else {
+                        throw EngineError.corruptValue
+                    }
+                    changes.append(.changed(makeRecord(stored, id: id, desiredKeys: desiredKeys)))
+                }
+            }
+            let position = moreComing ? last : max(start, zone.nextPosition - 1)
+            let newToken = ChangeTokenPayload(
+                kind: .zone, storeID: engine.storeID, containerNumber: containerNumber,
+                scope: UInt8(scope.rawValue), zoneNumber: zone.number, position: position
+            ).token(macKey: engine.macKey)
+            return ZoneChangesBatch(
+                changes: changes, token: newToken, moreComing: moreComing,
+                clientChangeTokenData: zone.clientChangeTokenData.map { Data($0) })
+        }
+    }
+
+    /// Purges the change history of `zoneID` up to now: tombstones are dropped and every
+    /// change token issued before fails with `changeTokenExpired` (decision 0003).
+    func purgeChangeHistory(_ zoneID: CKRecordZone.ID) throws {
+        try engine.write { txn in
+            guard var zone = try loadZone(zoneID, txn) else {
+                throw CKError.make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
+            }
+            var range = keys.tombstones(zone.number)
+            while true {
+                let page = try txn.scan(range, limit: 256)
+                for pair in page {
+                    let tombstone = try Tombstone(decoding: pair.value)
+                    try txn.clear(keys.change(zone.number, tombstone.position))
+                }
+                guard let last = page.last, page.count == 256 else { break }
+                range = KeyRange(from: last.key + [0], to: range.upperBound)
+            }
+            try txn.clearRange(keys.tombstones(zone.number))
+            // Give the zone a fresh position so that a token equal to the old head is older
+            // than the horizon.
+            zone.horizon = zone.nextPosition
+            zone.nextPosition += 1
+            try storeZone(zone, zoneID, txn)
+        }
+    }
+}

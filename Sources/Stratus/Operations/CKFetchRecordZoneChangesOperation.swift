@@ -1,0 +1,186 @@
+public import Foundation
+
+/// Fetches the changes of record zones since change tokens: changed records (each once, in its
+/// latest state), deletions, new tokens per batch, and a final token per zone.
+open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Sendable {
+    /// What to fetch from one zone.
+    public final class ZoneConfiguration: NSObject, @unchecked Sendable {
+        /// Where to start; `nil` fetches the whole zone.
+        public var previousServerChangeToken: CKServerChangeToken?
+        /// The most changes per batch; 0 lets the server choose.
+        public var resultsLimit: Int = 0
+        /// The fields to fetch; `nil` for all, `[]` for system fields only.
+        public var desiredKeys: [CKRecord.FieldKey]?
+
+        /// An empty configuration.
+        public override init() {
+            super.init()
+        }
+
+        /// A configuration with a token, a limit and desired keys.
+        public convenience init(
+            previousServerChangeToken: CKServerChangeToken? = nil, resultsLimit: Int? = nil,
+            desiredKeys: [CKRecord.FieldKey]? = nil
+        ) {
+            self.init()
+            self.previousServerChangeToken = previousServerChangeToken
+            self.resultsLimit = resultsLimit ?? 0
+            self.desiredKeys = desiredKeys
+        }
+    }
+
+    /// Deprecated in CloudKit (use `ZoneConfiguration`).
+    public final class ZoneOptions: NSObject, @unchecked Sendable {
+        /// Where to start; `nil` fetches the whole zone.
+        public var previousServerChangeToken: CKServerChangeToken?
+        /// The most changes per batch; 0 lets the server choose.
+        public var resultsLimit: Int = 0
+        /// The fields to fetch.
+        public var desiredKeys: [CKRecord.FieldKey]?
+
+        /// Empty options.
+        public override init() {
+            super.init()
+        }
+    }
+
+    /// The zones to fetch, one after the other.
+    public var recordZoneIDs: [CKRecordZone.ID]?
+    /// Per-zone tokens, limits and desired keys.
+    public var configurationsByRecordZoneID: [CKRecordZone.ID: ZoneConfiguration]?
+    /// Deprecated in CloudKit: per-zone options; used when no configuration is given.
+    public var optionsByRecordZoneID: [CKRecordZone.ID: ZoneOptions]?
+    /// Whether to keep fetching until each zone is drained (default `true`); when `false`,
+    /// one batch per zone, with `moreComing` saying whether more remains.
+    public var fetchAllChanges = true
+
+    /// Called once per changed record.
+    public var recordWasChangedBlock: (@Sendable (CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
+    /// Called once per deleted record, with its type.
+    public var recordWithIDWasDeletedBlock: (@Sendable (CKRecord.ID, CKRecord.RecordType) -> Void)?
+    /// Called after each batch of a zone but its last, with a token to resume from.
+    public var recordZoneChangeTokensUpdatedBlock: (@Sendable (CKRecordZone.ID, CKServerChangeToken?, Data?) -> Void)?
+    /// Called once per zone at its end, with the final token or the zone's error.
+    public var recordZoneFetchResultBlock:
+        (@Sendable (
+            CKRecordZone.ID,
+            Result<(serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error>
+        ) -> Void)?
+    /// Called once at the end.
+    public var fetchRecordZoneChangesResultBlock: (@Sendable (Result<Void, any Error>) -> Void)?
+    /// Deprecated in CloudKit: called per changed record; ignored when `recordWasChangedBlock`
+    /// is set.
+    public var recordChangedBlock: (@Sendable (CKRecord) -> Void)?
+    /// Deprecated in CloudKit: called once per zone at its end.
+    public var recordZoneFetchCompletionBlock:
+        (@Sendable (CKRecordZone.ID, CKServerChangeToken?, Data?, Bool, (any Error)?) -> Void)?
+    /// Deprecated in CloudKit: called once at the end; per-zone errors come as
+    /// `partialFailure`.
+    public var fetchRecordZoneChangesCompletionBlock: (@Sendable ((any Error)?) -> Void)?
+
+    /// An operation with no zones.
+    public override init() {
+        super.init()
+    }
+
+    /// An operation fetching `recordZoneIDs` with per-zone configurations.
+    public convenience init(
+        recordZoneIDs: [CKRecordZone.ID]? = nil,
+        configurationsByRecordZoneID: [CKRecordZone.ID: ZoneConfiguration]? = nil
+    ) {
+        self.init()
+        self.recordZoneIDs = recordZoneIDs
+        self.configurationsByRecordZoneID = configurationsByRecordZoneID
+    }
+
+    /// Deprecated in CloudKit: an operation fetching `recordZoneIDs` with per-zone options.
+    public convenience init(recordZoneIDs: [CKRecordZone.ID], optionsByRecordZoneID: [CKRecordZone.ID: ZoneOptions]?) {
+        self.init()
+        self.recordZoneIDs = recordZoneIDs
+        self.optionsByRecordZoneID = optionsByRecordZoneID
+    }
+
+    private func settings(for zoneID: CKRecordZone.ID) -> (CKServerChangeToken?, Int, [String]?) {
+        if let configuration = configurationsByRecordZoneID?[zoneID] {
+            return (configuration.previousServerChangeToken, configuration.resultsLimit, configuration.desiredKeys)
+        }
+        if let options = optionsByRecordZoneID?[zoneID] {
+            return (options.previousServerChangeToken, options.resultsLimit, options.desiredKeys)
+        }
+        return (nil, 0, nil)
+    }
+
+    override func performOperation() {
+        let context: DatabaseContext
+        do {
+            context = try databaseContext()
+            if scope(of: context) == .public {
+                throw CKError.make(.badDatabase, "record zone changes cannot be fetched in the public database")
+            }
+        } catch {
+            deliverCompletion(error: CKError.fromStore(error))
+            return
+        }
+        var partial: [AnyHashable: CKError] = [:]
+        for zoneID in recordZoneIDs ?? [] {
+            if let error = cancellationError {
+                deliverCompletion(error: error)
+                return
+            }
+            var (token, limit, desiredKeys) = settings(for: zoneID)
+            while true {
+                let batch: ZoneChangesBatch
+                do {
+                    batch = try context.fetchZoneChanges(zoneID, since: token, limit: limit, desiredKeys: desiredKeys)
+                } catch {
+                    let error = CKError.fromStore(error)
+                    partial[zoneID] = error
+                    recordZoneFetchResultBlock?(zoneID, .failure(error))
+                    recordZoneFetchCompletionBlock?(zoneID, nil, nil, false, error)
+                    break
+                }
+                for change in batch.changes {
+                    switch change {
+                    case .changed(let record):
+                        if let block = recordWasChangedBlock {
+                            block(record.recordID, .success(record))
+                        } else {
+                            recordChangedBlock?(record)
+                        }
+                    case .deleted(let id, let type):
+                        recordWithIDWasDeletedBlock?(id, type)
+                    }
+                }
+                token = batch.token
+                if batch.moreComing && fetchAllChanges {
+                    recordZoneChangeTokensUpdatedBlock?(zoneID, batch.token, batch.clientChangeTokenData)
+                    if let error = cancellationError {
+                        deliverCompletion(error: error)
+                        return
+                    }
+                    continue
+                }
+                recordZoneFetchResultBlock?(
+                    zoneID,
+                    .success((serverChangeToken: batch.token, clientChangeTokenData: batch.clientChangeTokenData, moreComing: batch.moreComing)))
+                recordZoneFetchCompletionBlock?(zoneID, batch.token, batch.clientChangeTokenData, batch.moreComing, nil)
+                break
+            }
+            limit = 0
+        }
+        fetchRecordZoneChangesResultBlock?(.success(()))
+        fetchRecordZoneChangesCompletionBlock?(
+            partial.isEmpty
+                ? nil
+                : CKError.make(
+                    .partialFailure, "Failed to fetch changes of some zones",
+                    userInfo: [CKPartialErrorsByItemIDKey: partial]))
+    }
+
+    private func scope(of context: DatabaseContext) -> CKDatabase.Scope { context.scope }
+
+    override func deliverCompletion(error: CKError) {
+        fetchRecordZoneChangesResultBlock?(.failure(error))
+        fetchRecordZoneChangesCompletionBlock?(error)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Runs a query and returns one page of matching records, with a cursor when more remain.
+open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
+    /// Let the server choose the page size.
+    public static let maximumResults = 0
+
+    /// The query; ignored when `cursor` is set.
+    public var query: CKQuery?
+    /// Where to continue a previous query.
+    public var cursor: Cursor?
+    /// The zone to search; `nil` searches every zone of the private database. Ignored when
+    /// `cursor` is set.
+    public var zoneID: CKRecordZone.ID?
+    /// The most records to return (`maximumResults` lets the server choose).
+    public var resultsLimit: Int = CKQueryOperation.maximumResults
+    /// The fields to fetch; `nil` for all, `[]` for system fields only.
+    public var desiredKeys: [CKRecord.FieldKey]?
+
+    /// Called once per matching record, in sort order.
+    public var recordMatchedBlock: (@Sendable (CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
+    /// Called once at the end with the cursor (`nil` when no more results) or the error.
+    public var queryResultBlock: (@Sendable (Result<Cursor?, any Error>) -> Void)?
+    /// Deprecated in CloudKit: called per record; ignored when `recordMatchedBlock` is set.
+    public var recordFetchedBlock: (@Sendable (CKRecord) -> Void)?
+    /// Deprecated in CloudKit: called once at the end.
+    public var queryCompletionBlock: (@Sendable (Cursor?, (any Error)?) -> Void)?
+
+    /// An operation with no query.
+    public override init() {
+        super.init()
+    }
+
+    /// An operation running `query`.
+    public convenience init(query: CKQuery) {
+        self.init()
+        self.query = query
+    }
+
+    /// An operation continuing from `cursor`.
+    public convenience init(cursor: Cursor) {
+        self.init()
+        self.cursor = cursor
+    }
+
+    override func performOperation() {
+        do {
+            let context = try databaseContext()
+            if let error = cancellationError { throw error }
+            let query: CKQuery
+            let zone: CKRecordZone.ID?
+            if let cursor {
+                query = cursor.query
+                zone = cursor.zoneID
+            } else if let own = self.query {
+                query = own
+                zone = zoneID ?? (context.scope == .public ? .default : nil)
+            } else {
+                throw CKError.make(.invalidArguments, "a query operation needs a query or a cursor")
+            }
+            let page = try context.query(
+                query, zoneID: zone, cursor: cursor?.data, limit: resultsLimit, desiredKeys: desiredKeys)
+            for record in page.records {
+                if let block = recordMatchedBlock {
+                    block(record.recordID, .success(record))
+                } else {
+                    recordFetchedBlock?(record)
+                }
+            }
+            let next = page.cursor.map { Cursor(data: $0, query: query, zoneID: zone) }
+            queryResultBlock?(.success(next))
+            queryCompletionBlock?(next, nil)
+        } catch {
+            deliverCompletion(error: CKError.fromStore(error))
+        }
+    }
+
+    override func deliverCompletion(error: CKError) {
+        queryResultBlock?(.failure(error))
+        queryCompletionBlock?(nil, error)
+    }
+}
