@@ -20,12 +20,12 @@ extension DatabaseContext {
     func query(
         _ query: CKQuery, zoneID: CKRecordZone.ID?, cursor: Data?, limit: Int, desiredKeys: [String]?
     ) throws -> QueryPage {
-        let expression: StratusPredicate.PredicateExpression
+        let expression: QueryPredicate
         switch query.predicate.stratusPredicate {
         case .success(let parsed): expression = parsed
         case .failure(let error): throw CKError.make(.invalidArguments, "invalid query predicate: \(error.message)")
         }
-        do throws(StratusPredicate.PredicateError) { try expression.validateForCloudKit() } catch {
+        do throws(QueryPredicateError) { try expression.validateForCloudKit() } catch {
             throw CKError.make(.invalidArguments, "invalid query predicate: \(error.message)")
         }
         let sortKeys = try query.sortKeys()
@@ -60,7 +60,7 @@ extension DatabaseContext {
 
             func matches(_ stored: StoredRecord, _ name: String, _ zoneID: CKRecordZone.ID) throws -> Bool {
                 let subject = StoredRecordSubject(record: stored, name: name, zoneID: zoneID)
-                do throws(StratusPredicate.PredicateError) {
+                do throws(QueryPredicateError) {
                     return try expression.evaluateStrictly(subject, now: now)
                 } catch {
                     throw CKError.make(.invalidArguments, "invalid query predicate: \(error.message)")

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The test command: installs what the tests need, then runs every test of the package and of
+# the custom-backend example. Usage: scripts/test.sh  (CI runs it through .ci/run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+pkg-config --exists sqlite3 || need_apt+=(libsqlite3-dev)
+if [ ${#need_apt[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
+    else
+        echo "missing system packages: ${need_apt[*]} (install them with apt-get)" >&2
+        exit 1
+    fi
+fi
+
+start=$(date +%s)
+swift build --build-tests -Xswiftc -warnings-as-errors
+swift test --skip-build --parallel
+echo "test wall time: $(( $(date +%s) - start )) s"
