@@ -1,7 +1,9 @@
-/// The key-value contract of `DatabaseBackend` itself: ordering, range scans, isolation,
-/// durability.
+/// The key-value contract of `DatabaseBackend` itself: ordering, reads and writes, range
+/// scans, transactions, isolation, durability and the handle lifecycle.
+///
+/// Every ID starts with `kv.`; the groups live in `KeyValue<Group>Cases.swift`.
 enum KeyValueCases {
     static var all: [ConformanceCase] {
-        []
+        ordering + basic + scan + transactions + isolation + durability + lifecycle
     }
 }
