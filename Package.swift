@@ -63,7 +63,7 @@ let package = Package(
         // Tests.
         .target(
             name: "StratusTestSupport",
-            dependencies: ["StratusBackend", "StratusInMemory"],
+            dependencies: ["StratusBackend", "StratusInMemory", "StratusConformance"],
             path: "Tests/StratusTestSupport",
             swiftSettings: strictSettings
         ),
