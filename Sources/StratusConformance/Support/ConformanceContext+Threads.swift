@@ -66,7 +66,7 @@ final class SharedFlag: Sendable {
 }
 
 /// A number that one thread sets and others read.
-final class Counter: Sendable {
+final class SharedCounter: Sendable {
     private let storage = Atomic<UInt64>(0)
 
     /// The number last set.

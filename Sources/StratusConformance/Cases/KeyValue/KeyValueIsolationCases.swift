@@ -52,7 +52,7 @@ extension KeyValueCases {
             "read the 8 keys \(reads) times through a second handle, while another thread "
                 + "commits writes setting all of them to the next number")
         let readerDone = SharedFlag()
-        let lastRound = Counter()
+        let lastRound = SharedCounter()
         try await context.onThreads(2) { index in
             if index == 0 {
                 // The writer: keeps going until the reader is done.
