@@ -1,0 +1,109 @@
+import Foundation
+
+/// Fetches records by ID, each with its own result, from one snapshot of the store.
+///
+/// A record that does not exist fails with `unknownItem`; a record in a zone that does not
+/// exist fails with `zoneNotFound`. An ID listed twice is answered once. More than 400 IDs fail
+/// the whole request with `limitExceeded`.
+open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
+    /// The IDs of the records to fetch.
+    public var recordIDs: [CKRecord.ID]?
+    /// The fields to fetch: `nil` (the default) for every field, `[]` for the system fields only.
+    public var desiredKeys: [CKRecord.FieldKey]?
+
+    /// Reports download progress of a record: once with 1.0 per record in Stratus, before its
+    /// result.
+    public var perRecordProgressBlock: (@Sendable (CKRecord.ID, Double) -> Void)?
+    /// Called once per requested record ID with the record or the reason it could not be fetched.
+    public var perRecordResultBlock: (@Sendable (CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
+    /// Called once at the end; fails only for request-level errors (per-record errors go to
+    /// `perRecordResultBlock`).
+    public var fetchRecordsResultBlock: (@Sendable (Result<Void, any Error>) -> Void)?
+    /// Deprecated in CloudKit: called once per record with the record or its error; ignored when
+    /// `perRecordResultBlock` is set.
+    public var perRecordCompletionBlock: (@Sendable (CKRecord?, CKRecord.ID?, (any Error)?) -> Void)?
+    /// Deprecated in CloudKit: called once at the end with the fetched records by ID, and
+    /// `partialFailure` (per-record errors under `CKPartialErrorsByItemIDKey`) when some records
+    /// could not be fetched.
+    public var fetchRecordsCompletionBlock: (@Sendable ([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)?
+
+    /// Whether this operation was made by `fetchCurrentUserRecordOperation()`.
+    private var fetchesCurrentUserRecord = false
+
+    /// An empty fetch operation.
+    public required override init() {
+        super.init()
+    }
+
+    /// An operation that fetches the records with `recordIDs`.
+    public convenience init(recordIDs: [CKRecord.ID]) {
+        self.init()
+        self.recordIDs = recordIDs
+    }
+
+    /// An operation that fetches the current user's record.
+    ///
+    /// Stratus has a single local user and stores no user records, so the operation answers
+    /// `unknownItem` for the user record (keyed by the ID in `recordIDs`,
+    /// `CKRecord.ID(recordName: CKCurrentUserDefaultName)`). Use `CKContainer.userRecordID()`
+    /// for the user's record ID.
+    public class func fetchCurrentUserRecordOperation() -> Self {
+        let operation = Self()
+        operation.recordIDs = [CKRecord.ID(recordName: CKCurrentUserDefaultName)]
+        operation.fetchesCurrentUserRecord = true
+        return operation
+    }
+
+    override func performOperation() {
+        let results: [(CKRecord.ID, Result<CKRecord, CKError>)]
+        do {
+            let context = try databaseContext()
+            if let error = cancellationError { throw error }
+            let ids = recordIDs ?? []
+            if fetchesCurrentUserRecord {
+                results = ids.map { id in
+                    (id, .failure(.make(.unknownItem, "Record '\(id.recordName)' does not exist: Stratus stores no user records")))
+                }
+            } else {
+                results = try context.fetchRecords(ids, desiredKeys: desiredKeys)
+            }
+        } catch {
+            deliverCompletion(error: CKError.fromStore(error))
+            return
+        }
+        var fetched: [CKRecord.ID: CKRecord] = [:]
+        var partial: [AnyHashable: CKError] = [:]
+        for (id, result) in results {
+            perRecordProgressBlock?(id, 1.0)
+            switch result {
+            case .success(let record):
+                fetched[id] = record
+                if let block = perRecordResultBlock {
+                    block(id, .success(record))
+                } else {
+                    perRecordCompletionBlock?(record, id, nil)
+                }
+            case .failure(let error):
+                partial[id] = error
+                if let block = perRecordResultBlock {
+                    block(id, .failure(error))
+                } else {
+                    perRecordCompletionBlock?(nil, id, error)
+                }
+            }
+        }
+        fetchRecordsResultBlock?(.success(()))
+        let error: CKError? =
+            partial.isEmpty
+            ? nil
+            : .make(
+                .partialFailure, "Failed to fetch some records (\(partial.count) of \(results.count))",
+                userInfo: [CKPartialErrorsByItemIDKey: partial])
+        fetchRecordsCompletionBlock?(fetched, error)
+    }
+
+    override func deliverCompletion(error: CKError) {
+        fetchRecordsResultBlock?(.failure(error))
+        fetchRecordsCompletionBlock?(nil, error)
+    }
+}
