@@ -1,0 +1,140 @@
+import Foundation
+import StratusBackend
+
+/// Subscriptions: save, delete, fetch. Each is stored under `DatabaseKeys.subscription(id)` as a
+/// `SubscriptionRow`. Notifications are not delivered yet.
+///
+/// Which database accepts which subscription (CloudKit's headers, and analysis where marked):
+/// - `CKQuerySubscription`: public and private; not the shared database (header:
+///   "CKQuerySubscriptions are not supported in a sharedCloudDatabase") → `badDatabase`.
+/// - `CKRecordZoneSubscription`: the zone must support change fetching (header), which only
+///   custom zones of the private database do; not the shared database (header). In the public
+///   database (no custom zones, and the default zone does not fetch changes) Stratus answers
+///   `badDatabase`, as for zone operations there (analysis). In the private database, a
+///   missing zone is `zoneNotFound` and the default zone `invalidArguments` (analysis).
+/// - `CKDatabaseSubscription`: private and shared; the public database has no database change
+///   tracking (`CKFetchDatabaseChangesOperation` fails there), so it is `badDatabase`
+///   (analysis).
+extension DatabaseContext {
+    /// Why `row` cannot be saved in this database, if it cannot.
+    private func subscriptionError(
+        _ row: SubscriptionRow, _ txn: any BackendReadTransaction
+    ) throws -> CKError? {
+        if row.subscriptionID.isEmpty {
+            return .make(.invalidArguments, "a subscription ID must not be empty")
+        }
+        switch row.kind {
+        case .query(_, _, let zoneID, _):
+            if scope == .shared {
+                return .make(
+                    .badDatabase,
+                    "query subscriptions are not supported in the shared database (subscription '\(row.subscriptionID)')")
+            }
+            if let zoneID, try loadZone(zoneID.zoneID, txn) == nil {
+                return .make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
+            }
+        case .recordZone(let zoneID, _):
+            if scope != .private {
+                return .make(
+                    .badDatabase,
+                    "record zone subscriptions are not supported in the \(scope) database (subscription '\(row.subscriptionID)')")
+            }
+            guard let zone = try loadZone(zoneID.zoneID, txn) else {
+                return .make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
+            }
+            if !CKRecordZone.Capabilities(rawValue: UInt(zone.capabilities)).contains(.fetchChanges) {
+                return .make(
+                    .invalidArguments,
+                    "zone '\(zoneID.zoneName)' does not support change fetching, which a record zone subscription needs (subscription '\(row.subscriptionID)')")
+            }
+        case .database:
+            if scope == .public {
+                return .make(
+                    .badDatabase,
+                    "database subscriptions are not supported in the public database (subscription '\(row.subscriptionID)')")
+            }
+        }
+        return nil
+    }
+
+    /// Saves and deletes subscriptions in one transaction; every item gets its own result, in
+    /// request order. Saving an existing subscription ID replaces that subscription; deleting
+    /// one that does not exist fails with `unknownItem`. A saved subscription is returned as
+    /// read back from its stored form.
+    ///
+    /// - Throws: `invalidArguments` when a subscription ID appears more than once in the
+    ///   request, or a store failure as a `CKError`.
+    func modifySubscriptions(saving: [CKSubscription], deleting: [CKSubscription.ID]) throws -> (
+        saved: [(CKSubscription.ID, Result<CKSubscription, CKError>)],
+        deleted: [(CKSubscription.ID, Result<Void, CKError>)]
+    ) {
+        var seen = Set<CKSubscription.ID>()
+        for id in saving.map(\.subscriptionID) + deleting where !seen.insert(id).inserted {
+            throw CKError.make(
+                .invalidArguments, "subscription '\(id)' appears more than once in one modify-subscriptions request")
+        }
+        // Snapshot every subscription (and check what needs no store) before the transaction.
+        let rows: [Result<SubscriptionRow, CKError>] = saving.map { subscription in
+            do throws(CKError) {
+                return .success(try subscription.makeRow())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try engine.write { txn in
+            var saved: [(CKSubscription.ID, Result<CKSubscription, CKError>)] = []
+            var deleted: [(CKSubscription.ID, Result<Void, CKError>)] = []
+            for (subscription, row) in zip(saving, rows) {
+                let id = subscription.subscriptionID
+                switch row {
+                case .failure(let error):
+                    saved.append((id, .failure(error)))
+                case .success(let row):
+                    if let error = try subscriptionError(row, txn) {
+                        saved.append((id, .failure(error)))
+                        continue
+                    }
+                    try txn.set(keys.subscription(id), row.encoded())
+                    saved.append((id, .success(CKSubscription.make(from: row))))
+                }
+            }
+            for id in deleting {
+                guard try txn.get(keys.subscription(id)) != nil else {
+                    deleted.append((id, .failure(.make(.unknownItem, "Subscription '\(id)' does not exist"))))
+                    continue
+                }
+                try txn.clear(keys.subscription(id))
+                deleted.append((id, .success(())))
+            }
+            return (saved, deleted)
+        }
+    }
+
+    /// Fetches subscriptions by ID (a missing one fails with `unknownItem`; an ID listed twice
+    /// is answered once), or, for `nil`, every subscription of the database in ID order.
+    func fetchSubscriptions(_ ids: [CKSubscription.ID]?) throws -> [(CKSubscription.ID, Result<CKSubscription, CKError>)] {
+        try engine.read { txn in
+            if let ids {
+                var seen = Set<CKSubscription.ID>()
+                return try ids.filter { seen.insert($0).inserted }.map { id in
+                    guard let bytes = try txn.get(keys.subscription(id)) else {
+                        return (id, .failure(.make(.unknownItem, "Subscription '\(id)' does not exist")))
+                    }
+                    return (id, .success(CKSubscription.make(from: try SubscriptionRow(decoding: bytes))))
+                }
+            }
+            var result: [(CKSubscription.ID, Result<CKSubscription, CKError>)] = []
+            var range = keys.subscriptions
+            while true {
+                let page = try txn.scan(range, limit: 256)
+                for pair in page {
+                    let row = try SubscriptionRow(decoding: pair.value)
+                    result.append((row.subscriptionID, .success(CKSubscription.make(from: row))))
+                }
+                guard let last = page.last, page.count == 256 else { break }
+                range = KeyRange(from: last.key + [0], to: range.upperBound)
+            }
+            return result
+        }
+    }
+}
