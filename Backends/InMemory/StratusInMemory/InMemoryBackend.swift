@@ -56,6 +56,10 @@ public final class InMemoryBackend: DatabaseBackend {
     /// them all together when it returns. If it throws, the copy is dropped and nothing is
     /// applied. Writes never conflict, because they never overlap.
     ///
+    /// `body` must not start another write on the same store, through any handle: writers
+    /// wait for one another, so it would wait for itself forever. Reads inside it are fine
+    /// (they see the last commit, not this body's changes).
+    ///
     /// - Throws: what `body` throws (unchanged), or `BackendError` with code `.closed` after
     ///   ``close()``.
     public func write<T>(_ body: (any BackendWriteTransaction) throws -> T) throws -> T {
