@@ -9,7 +9,7 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Stratus",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Stratus", targets: ["Stratus"]),
         .library(name: "StratusBackend", targets: ["StratusBackend"]),
