@@ -165,6 +165,9 @@ struct PredicateLexer {
             )
         }
         if isInteger {
+            if text == "9223372036854775808" {
+                return PredicateToken(kind: .integerMinMagnitude, position: start)
+            }
             guard let value = Int64(text) else {
                 throw QueryPredicateError(.syntax, "Integer literal \(text) is too large", position: start)
             }

@@ -266,6 +266,8 @@ struct PredicateParser {
         case .double(let value):
             _ = advance()
             return .constant(.double(value))
+        case .integerMinMagnitude:
+            throw QueryPredicateError(.syntax, "Integer literal \(token.spelling) is too large", position: token.position)
         case .specifier(let specifier):
             _ = advance()
             return try substitute(specifier: specifier, token: token)
@@ -286,6 +288,9 @@ struct PredicateParser {
             case .double(let value):
                 _ = advance()
                 return .constant(.double(-value))
+            case .integerMinMagnitude:
+                _ = advance()
+                return .constant(.int(.min))
             default:
                 throw QueryPredicateError(.unsupported, "Arithmetic ('-') is not supported in CloudKit predicates", position: token.position)
             }

@@ -12,6 +12,9 @@ struct PredicateToken: Equatable {
         case string(String)
         /// An integer literal.
         case integer(Int64)
+        /// The literal 9223372036854775808 (2^63), valid only after a minus sign, where it
+        /// makes `Int64.min`.
+        case integerMinMagnitude
         /// A floating-point literal.
         case double(Double)
         /// A format specifier without its `%` (`@`, `K`, `d`, `ld`, `f`, …).
@@ -37,6 +40,7 @@ struct PredicateToken: Equatable {
         case .escapedIdentifier(let name): return "#" + name
         case .string(let string): return PredicateValue.quoted(string)
         case .integer(let value): return String(value)
+        case .integerMinMagnitude: return "9223372036854775808"
         case .double(let value): return String(value)
         case .specifier(let specifier): return "%" + specifier
         case .variable(let name): return "$" + name

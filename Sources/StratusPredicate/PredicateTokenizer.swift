@@ -48,7 +48,8 @@ public enum PredicateTokenizer {
 }
 
 extension QueryPredicate {
-    /// The full-text tokens of `text`: ``PredicateTokenizer/tokenize(_:)-(String)``.
+    /// The full-text tokens of `text`, as ``PredicateTokenizer`` makes them (folded, split
+    /// at non-alphanumerics, stop words removed). `CKRecord.allTokens()` is built on it.
     public static func tokenize(_ text: String) -> Set<String> {
         PredicateTokenizer.tokenize(text)
     }

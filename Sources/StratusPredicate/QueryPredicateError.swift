@@ -24,6 +24,7 @@ public struct QueryPredicateError: Error, Sendable, Equatable, CustomStringConve
         /// ``QueryPredicate/evaluateStrictly(_:now:)``.
         case evaluation
 
+        /// The code's name (`syntax`, `argument`, `unsupported`, `evaluation`).
         public var description: String { rawValue }
     }
 
@@ -42,6 +43,7 @@ public struct QueryPredicateError: Error, Sendable, Equatable, CustomStringConve
         self.position = position
     }
 
+    /// The message, followed by the offset when there is one.
     public var description: String {
         if let position {
             return "\(message) (at offset \(position))"

@@ -34,6 +34,8 @@ struct AdversarialTests {
         ("a ==[x] 'b'", "Unknown comparison modifier"),
         ("a ==[c 'b'", "Missing ']'"),
         ("a == 99999999999999999999", "too large"),
+        ("a == 9223372036854775808", "too large"),
+        ("a == -9223372036854775809", "too large"),
         ("a == 12abc", "Invalid number"),
         ("a == 'x\\u12'", "Invalid \\u escape"),
         ("foo(a) == 1", "function 'foo'"),

@@ -7,6 +7,7 @@ struct EvaluationTests {
     static let bob = TestRecord([
         "name": .string("Bob Smith"),
         "city": .string("Zürich"),
+        "street": .string("Straße"),
         "age": .int(42),
         "score": .double(2.5),
         "active": .bool(true),
@@ -33,6 +34,9 @@ struct EvaluationTests {
         ("city == 'zurich'", false),
         ("city ==[d] 'zurich'", true),
         ("city ==[cd] 'ZURICH'", true),
+        ("city == 'ZÜRICH'", true),
+        ("street == 'STRASSE'", true),
+        ("street IN {'strasse'}", true),
     ])
     func stringEquality(format: String, expected: Bool) {
         #expect(matches(format, in: Self.bob) == expected, "\(format)")

@@ -24,6 +24,8 @@ struct ParserTests {
         #expect(try parse("n == 2.5") == comparison(key("n"), .equalTo, value(.double(2.5))))
         #expect(try parse("n == 1e3") == comparison(key("n"), .equalTo, value(.double(1000))))
         #expect(try parse("n == -0.5") == comparison(key("n"), .equalTo, value(.double(-0.5))))
+        #expect(try parse("n == -9223372036854775808") == comparison(key("n"), .equalTo, value(.int(.min))))
+        #expect(try parse("n == 9223372036854775807") == comparison(key("n"), .equalTo, value(.int(.max))))
         for (word, flag) in [("TRUE", true), ("yes", true), ("False", false), ("NO", false)] {
             #expect(try parse("flag == \(word)") == comparison(key("flag"), .equalTo, value(.bool(flag))))
         }
@@ -124,6 +126,7 @@ struct ParserTests {
             "#size BETWEEN {1, 2.5} AND flag == YES AND x == nil",
             "self CONTAINS 'he said \"hi\"\\\\'",
             "modified < now() AND d == CAST(12.5, 'NSDate')",
+            "n IN {-9223372036854775808, 9223372036854775807, -1.5e-07}",
         ]
         for format in formats {
             let expression = try parse(format)

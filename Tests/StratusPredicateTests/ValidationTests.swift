@@ -60,6 +60,7 @@ struct ValidationTests {
         ("1 == 1", "Comparing two constants"),
         ("'x' IN {'x'}", "Comparing two constants"),
         ("self == 'x'", "SELF is only supported as a tokenized search"),
+        ("ANY self CONTAINS 'x'", "SELF is only supported as a tokenized search"),
         ("self CONTAINS 3", "needs a string of words"),
         ("n BETWEEN {1, 2, 3}", "BETWEEN needs"),
         ("n BETWEEN 1", "BETWEEN needs"),
