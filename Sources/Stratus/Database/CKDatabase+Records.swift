@@ -142,14 +142,15 @@ extension CKDatabase {
     public func modifyRecords(
         saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
         savePolicy: CKModifyRecordsOperation.RecordSavePolicy = .ifServerRecordUnchanged, atomically: Bool = true,
-        completionHandler: @escaping @Sendable (
-            Result<
-                (
-                    saveResults: [CKRecord.ID: Result<CKRecord, any Error>],
-                    deleteResults: [CKRecord.ID: Result<Void, any Error>]
-                ), any Error
-            >
-        ) -> Void
+        completionHandler:
+            @escaping @Sendable (
+                Result<
+                    (
+                        saveResults: [CKRecord.ID: Result<CKRecord, any Error>],
+                        deleteResults: [CKRecord.ID: Result<Void, any Error>]
+                    ), any Error
+                >
+            ) -> Void
     ) {
         enqueueConvenience(
             modifyRecordsOperation(
@@ -179,14 +180,15 @@ extension CKDatabase {
     private func modifyRecordsOperation(
         saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
         savePolicy: CKModifyRecordsOperation.RecordSavePolicy, atomically: Bool,
-        completion: @escaping @Sendable (
-            Result<
-                (
-                    saveResults: [CKRecord.ID: Result<CKRecord, any Error>],
-                    deleteResults: [CKRecord.ID: Result<Void, any Error>]
-                ), any Error
-            >
-        ) -> Void
+        completion:
+            @escaping @Sendable (
+                Result<
+                    (
+                        saveResults: [CKRecord.ID: Result<CKRecord, any Error>],
+                        deleteResults: [CKRecord.ID: Result<Void, any Error>]
+                    ), any Error
+                >
+            ) -> Void
     ) -> CKModifyRecordsOperation {
         let operation = CKModifyRecordsOperation(recordsToSave: recordsToSave, recordIDsToDelete: recordIDsToDelete)
         operation.savePolicy = savePolicy

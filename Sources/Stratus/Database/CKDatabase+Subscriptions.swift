@@ -99,9 +99,10 @@ extension CKDatabase {
     /// them to `completionHandler`; the outer result fails only for a request-level failure.
     public func fetch(
         withSubscriptionIDs subscriptionIDs: [CKSubscription.ID],
-        completionHandler: @escaping @Sendable (
-            Result<[CKSubscription.ID: Result<CKSubscription, any Error>], any Error>
-        ) -> Void
+        completionHandler:
+            @escaping @Sendable (
+                Result<[CKSubscription.ID: Result<CKSubscription, any Error>], any Error>
+            ) -> Void
     ) {
         enqueueConvenience(fetchSubscriptionsOperation(subscriptionIDs) { completionHandler($0.map(CKDatabase.byID)) })
     }
@@ -154,14 +155,15 @@ extension CKDatabase {
     /// `completionHandler`; the outer result fails only for a request-level failure.
     public func modifySubscriptions(
         saving subscriptionsToSave: [CKSubscription], deleting subscriptionIDsToDelete: [CKSubscription.ID],
-        completionHandler: @escaping @Sendable (
-            Result<
-                (
-                    saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>],
-                    deleteResults: [CKSubscription.ID: Result<Void, any Error>]
-                ), any Error
-            >
-        ) -> Void
+        completionHandler:
+            @escaping @Sendable (
+                Result<
+                    (
+                        saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>],
+                        deleteResults: [CKSubscription.ID: Result<Void, any Error>]
+                    ), any Error
+                >
+            ) -> Void
     ) {
         enqueueConvenience(
             modifySubscriptionsOperation(
@@ -174,9 +176,10 @@ extension CKDatabase {
     /// subscription's result, in the operation's order, to `completion`.
     private func fetchSubscriptionsOperation(
         _ ids: [CKSubscription.ID]?,
-        completion: @escaping @Sendable (
-            Result<[(CKSubscription.ID, Result<CKSubscription, any Error>)], any Error>
-        ) -> Void
+        completion:
+            @escaping @Sendable (
+                Result<[(CKSubscription.ID, Result<CKSubscription, any Error>)], any Error>
+            ) -> Void
     ) -> CKFetchSubscriptionsOperation {
         let operation = CKFetchSubscriptionsOperation()
         operation.subscriptionIDs = ids
@@ -191,14 +194,15 @@ extension CKDatabase {
     /// A modify operation that reports every subscription's result, by ID, to `completion`.
     private func modifySubscriptionsOperation(
         saving subscriptionsToSave: [CKSubscription], deleting subscriptionIDsToDelete: [CKSubscription.ID],
-        completion: @escaping @Sendable (
-            Result<
-                (
-                    saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>],
-                    deleteResults: [CKSubscription.ID: Result<Void, any Error>]
-                ), any Error
-            >
-        ) -> Void
+        completion:
+            @escaping @Sendable (
+                Result<
+                    (
+                        saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>],
+                        deleteResults: [CKSubscription.ID: Result<Void, any Error>]
+                    ), any Error
+                >
+            ) -> Void
     ) -> CKModifySubscriptionsOperation {
         let operation = CKModifySubscriptionsOperation(
             subscriptionsToSave: subscriptionsToSave, subscriptionIDsToDelete: subscriptionIDsToDelete)

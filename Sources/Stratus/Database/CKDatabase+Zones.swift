@@ -97,7 +97,8 @@ extension CKDatabase {
     /// `completionHandler`; the outer result fails only for a request-level failure.
     public func fetch(
         withRecordZoneIDs zoneIDs: [CKRecordZone.ID],
-        completionHandler: @escaping @Sendable (Result<[CKRecordZone.ID: Result<CKRecordZone, any Error>], any Error>) -> Void
+        completionHandler:
+            @escaping @Sendable (Result<[CKRecordZone.ID: Result<CKRecordZone, any Error>], any Error>) -> Void
     ) {
         enqueueConvenience(fetchZonesOperation(zoneIDs) { completionHandler($0.map(CKDatabase.byID)) })
     }
@@ -116,7 +117,8 @@ extension CKDatabase {
 
     /// Creates `zone` (see `save(_:)`) and passes the saved zone, or the error, to
     /// `completionHandler`.
-    public func save(_ zone: CKRecordZone, completionHandler: @escaping @Sendable (CKRecordZone?, (any Error)?) -> Void) {
+    public func save(_ zone: CKRecordZone, completionHandler: @escaping @Sendable (CKRecordZone?, (any Error)?) -> Void)
+    {
         let id = zone.zoneID
         enqueueConvenience(
             modifyZonesOperation(saving: [zone], deleting: []) { result in
@@ -145,14 +147,15 @@ extension CKDatabase {
     /// `completionHandler`; the outer result fails only for a request-level failure.
     public func modifyRecordZones(
         saving recordZonesToSave: [CKRecordZone], deleting recordZoneIDsToDelete: [CKRecordZone.ID],
-        completionHandler: @escaping @Sendable (
-            Result<
-                (
-                    saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>],
-                    deleteResults: [CKRecordZone.ID: Result<Void, any Error>]
-                ), any Error
-            >
-        ) -> Void
+        completionHandler:
+            @escaping @Sendable (
+                Result<
+                    (
+                        saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>],
+                        deleteResults: [CKRecordZone.ID: Result<Void, any Error>]
+                    ), any Error
+                >
+            ) -> Void
     ) {
         enqueueConvenience(
             modifyZonesOperation(
@@ -165,7 +168,8 @@ extension CKDatabase {
     /// in the operation's order, to `completion`.
     private func fetchZonesOperation(
         _ ids: [CKRecordZone.ID]?,
-        completion: @escaping @Sendable (Result<[(CKRecordZone.ID, Result<CKRecordZone, any Error>)], any Error>) -> Void
+        completion:
+            @escaping @Sendable (Result<[(CKRecordZone.ID, Result<CKRecordZone, any Error>)], any Error>) -> Void
     ) -> CKFetchRecordZonesOperation {
         let operation = CKFetchRecordZonesOperation()
         operation.recordZoneIDs = ids
@@ -180,14 +184,15 @@ extension CKDatabase {
     /// A modify operation that reports every zone's result, by ID, to `completion`.
     private func modifyZonesOperation(
         saving recordZonesToSave: [CKRecordZone], deleting recordZoneIDsToDelete: [CKRecordZone.ID],
-        completion: @escaping @Sendable (
-            Result<
-                (
-                    saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>],
-                    deleteResults: [CKRecordZone.ID: Result<Void, any Error>]
-                ), any Error
-            >
-        ) -> Void
+        completion:
+            @escaping @Sendable (
+                Result<
+                    (
+                        saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>],
+                        deleteResults: [CKRecordZone.ID: Result<Void, any Error>]
+                    ), any Error
+                >
+            ) -> Void
     ) -> CKModifyRecordZonesOperation {
         let operation = CKModifyRecordZonesOperation(
             recordZonesToSave: recordZonesToSave, recordZoneIDsToDelete: recordZoneIDsToDelete)
@@ -202,7 +207,9 @@ extension CKDatabase {
     }
 
     /// Ordered per-item results as a dictionary (an ID listed twice is answered once anyway).
-    static func byID<Key: Hashable, Value>(_ results: [(Key, Result<Value, any Error>)]) -> [Key: Result<Value, any Error>] {
+    static func byID<Key: Hashable, Value>(_ results: [(Key, Result<Value, any Error>)]) -> [Key: Result<
+        Value, any Error
+    >] {
         Dictionary(results, uniquingKeysWith: { first, _ in first })
     }
 

@@ -23,7 +23,8 @@ extension DatabaseContext {
         if ids.count > Validation.maximumItemsPerRequest {
             throw CKError.make(
                 .limitExceeded,
-                "Your request contains \(ids.count) items which is more than the maximum number of items in a single request (\(Validation.maximumItemsPerRequest))")
+                "Your request contains \(ids.count) items which is more than the maximum number of items in a single request (\(Validation.maximumItemsPerRequest))"
+            )
         }
         var seen = Set<CKRecord.ID>()
         let unique = ids.filter { seen.insert($0).inserted }

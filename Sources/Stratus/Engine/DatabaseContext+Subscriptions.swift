@@ -28,7 +28,8 @@ extension DatabaseContext {
             if scope == .shared {
                 return .make(
                     .badDatabase,
-                    "query subscriptions are not supported in the shared database (subscription '\(row.subscriptionID)')")
+                    "query subscriptions are not supported in the shared database (subscription '\(row.subscriptionID)')"
+                )
             }
             if let zoneID, try loadZone(zoneID.zoneID, txn) == nil {
                 return .make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
@@ -37,7 +38,8 @@ extension DatabaseContext {
             if scope != .private {
                 return .make(
                     .badDatabase,
-                    "record zone subscriptions are not supported in the \(scope) database (subscription '\(row.subscriptionID)')")
+                    "record zone subscriptions are not supported in the \(scope) database (subscription '\(row.subscriptionID)')"
+                )
             }
             guard let zone = try loadZone(zoneID.zoneID, txn) else {
                 return .make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
@@ -45,13 +47,15 @@ extension DatabaseContext {
             if !CKRecordZone.Capabilities(rawValue: UInt(zone.capabilities)).contains(.fetchChanges) {
                 return .make(
                     .invalidArguments,
-                    "zone '\(zoneID.zoneName)' does not support change fetching, which a record zone subscription needs (subscription '\(row.subscriptionID)')")
+                    "zone '\(zoneID.zoneName)' does not support change fetching, which a record zone subscription needs (subscription '\(row.subscriptionID)')"
+                )
             }
         case .database:
             if scope == .public {
                 return .make(
                     .badDatabase,
-                    "database subscriptions are not supported in the public database (subscription '\(row.subscriptionID)')")
+                    "database subscriptions are not supported in the public database (subscription '\(row.subscriptionID)')"
+                )
             }
         }
         return nil
@@ -112,7 +116,9 @@ extension DatabaseContext {
 
     /// Fetches subscriptions by ID (a missing one fails with `unknownItem`; an ID listed twice
     /// is answered once), or, for `nil`, every subscription of the database in ID order.
-    func fetchSubscriptions(_ ids: [CKSubscription.ID]?) throws -> [(CKSubscription.ID, Result<CKSubscription, CKError>)] {
+    func fetchSubscriptions(_ ids: [CKSubscription.ID]?) throws -> [(
+        CKSubscription.ID, Result<CKSubscription, CKError>
+    )] {
         try engine.read { txn in
             if let ids {
                 var seen = Set<CKSubscription.ID>()

@@ -31,13 +31,15 @@ struct StoredPredicate: Sendable, Equatable {
         do {
             try expression.validateForCloudKit()
         } catch {
-            throw CKError.make(.invalidArguments, "The subscription's predicate is not supported by CloudKit: \(error.message)")
+            throw CKError.make(
+                .invalidArguments, "The subscription's predicate is not supported by CloudKit: \(error.message)")
         }
         self.init(expression)
         guard makePredicate().stratusExpression == expression else {
             throw CKError.make(
                 .internalError,
-                "The subscription's predicate '\(predicate.stratusPredicateFormat)' cannot be stored so that it reads back unchanged")
+                "The subscription's predicate '\(predicate.stratusPredicateFormat)' cannot be stored so that it reads back unchanged"
+            )
         }
     }
 
@@ -181,7 +183,8 @@ struct StoredPredicate: Sendable, Equatable {
         case 5: return .date(Date(timeIntervalSinceReferenceDate: try r.readDouble()))
         case 6: return .bytes(Data(try r.readBytes()))
         case 7:
-            return .reference(recordName: try r.readString(), zoneName: try r.readString(), ownerName: try r.readString())
+            return .reference(
+                recordName: try r.readString(), zoneName: try r.readString(), ownerName: try r.readString())
         case 8: return .location(latitude: try r.readDouble(), longitude: try r.readDouble())
         case 9:
             let count = try r.readVarint()

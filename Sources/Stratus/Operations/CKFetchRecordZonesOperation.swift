@@ -42,11 +42,12 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
         do {
             let context = try databaseContext()
             if let error = cancellationError { throw error }
-            results = try context.fetchZones(recordZoneIDs.map { ids in
-                // Each zone is answered once, like CloudKit's dictionary-shaped results.
-                var seen = Set<CKRecordZone.ID>()
-                return ids.filter { seen.insert($0).inserted }
-            })
+            results = try context.fetchZones(
+                recordZoneIDs.map { ids in
+                    // Each zone is answered once, like CloudKit's dictionary-shaped results.
+                    var seen = Set<CKRecordZone.ID>()
+                    return ids.filter { seen.insert($0).inserted }
+                })
         } catch {
             deliverCompletion(error: CKError.fromStore(error))
             return

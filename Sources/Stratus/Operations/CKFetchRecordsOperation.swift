@@ -62,7 +62,8 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
             let ids = recordIDs ?? []
             if fetchesCurrentUserRecord {
                 results = ids.map { id in
-                    (id, .failure(.make(.unknownItem, "Record '\(id.recordName)' does not exist: Stratus stores no user records")))
+                    let message = "Record '\(id.recordName)' does not exist: Stratus stores no user records"
+                    return (id, .failure(.make(.unknownItem, message)))
                 }
             } else {
                 results = try context.fetchRecords(ids, desiredKeys: desiredKeys)

@@ -39,10 +39,11 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
     }
 
     override func performOperation() {
-        let outcome: (
-            saved: [(CKRecordZone.ID, Result<CKRecordZone, CKError>)],
-            deleted: [(CKRecordZone.ID, Result<Void, CKError>)]
-        )
+        let outcome:
+            (
+                saved: [(CKRecordZone.ID, Result<CKRecordZone, CKError>)],
+                deleted: [(CKRecordZone.ID, Result<Void, CKError>)]
+            )
         do {
             let context = try databaseContext()
             if let error = cancellationError { throw error }

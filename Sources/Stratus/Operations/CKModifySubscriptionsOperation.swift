@@ -40,10 +40,11 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
     }
 
     override func performOperation() {
-        let outcome: (
-            saved: [(CKSubscription.ID, Result<CKSubscription, CKError>)],
-            deleted: [(CKSubscription.ID, Result<Void, CKError>)]
-        )
+        let outcome:
+            (
+                saved: [(CKSubscription.ID, Result<CKSubscription, CKError>)],
+                deleted: [(CKSubscription.ID, Result<Void, CKError>)]
+            )
         do {
             let context = try databaseContext()
             if let error = cancellationError { throw error }

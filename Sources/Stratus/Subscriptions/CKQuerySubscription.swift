@@ -68,7 +68,8 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
         if querySubscriptionOptions.intersection(fires).isEmpty {
             throw CKError.make(
                 .invalidArguments,
-                "query subscription '\(subscriptionID)' must fire on record creation, update or deletion (its options are empty)")
+                "query subscription '\(subscriptionID)' must fire on record creation, update or deletion (its options are empty)"
+            )
         }
         return SubscriptionRow(
             subscriptionID: subscriptionID,

@@ -45,7 +45,8 @@ public class CKSubscription: NSObject, NSSecureCoding, NSCopying, @unchecked Sen
     /// The subscription as archived: the stored form, with a query subscription's predicate
     /// kept even when it is not a valid CloudKit predicate. Subclasses override it.
     func makeArchivedRow() -> SubscriptionRow {
-        SubscriptionRow(subscriptionID: subscriptionID, kind: .database(recordType: nil), notificationInfo: notificationInfo?.row)
+        SubscriptionRow(
+            subscriptionID: subscriptionID, kind: .database(recordType: nil), notificationInfo: notificationInfo?.row)
     }
 
     /// The subscription a stored row describes.
