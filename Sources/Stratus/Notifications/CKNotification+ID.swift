@@ -10,13 +10,16 @@ extension CKNotification {
             self.value = value
         }
 
+        /// Whether `object` is the same notification ID.
         public override func isEqual(_ object: Any?) -> Bool {
             guard let other = object as? ID else { return false }
             return value == other.value
         }
 
+        /// A hash consistent with `isEqual(_:)`.
         public override var hash: Int { value.hashValue }
 
+        /// A description for debugging.
         public override var description: String { "<CKNotificationID: \(value)>" }
 
         /// The identifier itself (identifiers are immutable).

@@ -70,6 +70,7 @@ public class CKNotification: NSObject, @unchecked Sendable {
         self.notificationType = notificationType
     }
 
+    /// A description for debugging: the notification's class, type and subscription ID.
     public override var description: String {
         "<\(type(of: self)): notificationType=\(notificationType), subscriptionID=\(subscriptionID ?? "nil")>"
     }

@@ -41,6 +41,7 @@ public final class CKDatabaseSubscription: CKSubscription, @unchecked Sendable {
         self.notificationInfo = row.notificationInfo.map(CKSubscription.NotificationInfo.init(row:))
     }
 
+    /// A description for debugging: the subscription's ID.
     public override var description: String {
         "<CKDatabaseSubscription: subscriptionID=\(subscriptionID)>"
     }

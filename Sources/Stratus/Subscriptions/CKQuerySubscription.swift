@@ -10,6 +10,7 @@ import StratusPredicate
 public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
     /// When a query subscription fires.
     public struct Options: OptionSet, Sendable, Hashable {
+        /// The options' raw value.
         public let rawValue: UInt
         /// Creates options from their raw value.
         public init(rawValue: UInt) { self.rawValue = rawValue }
@@ -101,6 +102,7 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
         self.notificationInfo = row.notificationInfo.map(CKSubscription.NotificationInfo.init(row:))
     }
 
+    /// A description for debugging: ID, record type, predicate and options.
     public override var description: String {
         "<CKQuerySubscription: subscriptionID=\(subscriptionID), recordType=\(recordType ?? "nil"), predicate=\(predicate.stratusPredicateFormat), options=\(querySubscriptionOptions.rawValue)>"
     }

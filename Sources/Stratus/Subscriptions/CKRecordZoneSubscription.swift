@@ -47,6 +47,7 @@ public final class CKRecordZoneSubscription: CKSubscription, @unchecked Sendable
         self.notificationInfo = row.notificationInfo.map(CKSubscription.NotificationInfo.init(row:))
     }
 
+    /// A description for debugging: ID and zone.
     public override var description: String {
         "<CKRecordZoneSubscription: subscriptionID=\(subscriptionID), zoneID=\(zoneID.zoneName):\(zoneID.ownerName)>"
     }

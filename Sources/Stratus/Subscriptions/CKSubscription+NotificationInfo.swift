@@ -125,6 +125,7 @@ extension CKSubscription {
             return row == other.row
         }
 
+        /// A hash consistent with `isEqual(_:)`.
         public override var hash: Int {
             var hasher = Hasher()
             hasher.combine(alertBody)

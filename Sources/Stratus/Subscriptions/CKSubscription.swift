@@ -108,6 +108,7 @@ public class CKSubscription: NSObject, NSSecureCoding, NSCopying, @unchecked Sen
         self.notificationInfo = row.notificationInfo.map(CKSubscription.NotificationInfo.init(row:))
     }
 
+    /// A description for debugging: the subscription's class, ID and type.
     public override var description: String {
         "<\(type(of: self)): subscriptionID=\(subscriptionID), subscriptionType=\(subscriptionType)>"
     }
