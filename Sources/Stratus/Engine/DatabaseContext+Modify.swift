@@ -332,7 +332,7 @@ extension DatabaseContext {
         if plan.existing == nil {
             try txn.set(keys.typeIndex(zone.number, type.number, name), [])
         }
-        try updateValueIndexes(zone: zone.number, type: type, name: name, old: plan.existing?.fields, new: fields, txn)
+        try updateValueIndexes(zone: zone.number, type: type, name: name, old: plan.existing, new: stored, txn)
         try updateBackReferences(zone: zone.number, name: name, old: plan.existing?.fields, new: fields, txn)
 
         // The saved record comes back as a new object; the app's instance is left unchanged,
@@ -355,13 +355,13 @@ extension DatabaseContext {
     }
 
     func updateValueIndexes(
-        zone: Int64, type: RecordTypeRow, name: String, old: [String: FieldValue]?, new: [String: FieldValue]?,
+        zone: Int64, type: RecordTypeRow, name: String, old: StoredRecord?, new: StoredRecord?,
         _ txn: any BackendWriteTransaction
     ) throws {
         for (fieldName, field) in type.fields where field.indexed {
             let prefix = keys.valueIndexPrefix(zone, type.number, field.number)
-            let oldKey = old.flatMap { IndexValue.encode($0[fieldName]) }
-            let newKey = new.flatMap { IndexValue.encode($0[fieldName]) }
+            let oldKey = old.flatMap { IndexValue.encode(IndexValue.sortValue(of: $0, field: fieldName)) }
+            let newKey = new.flatMap { IndexValue.encode(IndexValue.sortValue(of: $0, field: fieldName)) }
             if oldKey == newKey { continue }
             if let oldKey { try txn.clear(prefix.bytes + oldKey + OrderedKey().appending(name).bytes) }
             if let newKey { try txn.set(prefix.bytes + newKey + OrderedKey().appending(name).bytes, []) }
@@ -400,7 +400,7 @@ extension DatabaseContext {
                 ChangeEntry(recordName: current, deletedRecordType: record.recordType).encoded())
             if let type = try schema.existingRow(record.recordType, txn) {
                 try txn.clear(keys.typeIndex(zone.number, type.number, current))
-                try updateValueIndexes(zone: zone.number, type: type, name: current, old: record.fields, new: nil, txn)
+                try updateValueIndexes(zone: zone.number, type: type, name: current, old: record, new: nil, txn)
             }
             try updateBackReferences(zone: zone.number, name: current, old: record.fields, new: nil, txn)
             try removeAssets(of: record.fields, txn)

@@ -39,6 +39,7 @@ extension DatabaseContext {
         let fingerprint = QueryCursorPayload.fingerprint(query, zoneID: zoneID)
         let start = try cursor.map { try QueryCursorPayload.decode($0, context: self, fingerprint: fingerprint) }
         let now = Date()
+        let indexedField = try sortKeys.first.flatMap { try prepareSortIndex(recordType: query.recordType, sortKey: $0) }
 
         return try engine.read { txn in
             guard let type = try loadRecordType(query.recordType, txn) else {
@@ -105,7 +106,20 @@ extension DatabaseContext {
                 return QueryPage(records: records, cursor: nil)
             }
 
-            // Sorted: every match, sorted by the descriptors then by zone and record name.
+            if let indexedField {
+                let position: SortedCursorPosition?
+                switch start {
+                case .sorted(let p)?: position = p
+                case nil: position = nil
+                default: throw CKError.make(.invalidArguments, "the query cursor belongs to another query")
+                }
+                return try sortedPage(
+                    type: type, field: indexedField, sortKeys: sortKeys, zones: zones, start: position,
+                    pageSize: pageSize, desiredKeys: desiredKeys, matches: matches, fingerprint: fingerprint, txn)
+            }
+
+            // Sorted in memory (location sorts, fields no record has): every match, sorted by
+            // the descriptors then by zone and record name, paged by offset.
             var matched: [(values: [PredicateValue?], zone: Int64, name: String, zoneID: CKRecordZone.ID, stored: StoredRecord)] = []
             for (id, zone) in zones {
                 let prefix = keys.typeIndexPrefix(zone.number, type.number)
@@ -169,6 +183,7 @@ extension DatabaseContext {
 enum QueryCursorPayload {
     case keyset(Int64, String)
     case offset(Int64)
+    case sorted(SortedCursorPosition)
 
     static let magic: UInt8 = 0x51
     static let version: UInt8 = 1
@@ -203,6 +218,20 @@ enum QueryCursorPayload {
         case .offset(let offset):
             w.write(UInt8(2))
             w.write(offset)
+        case .sorted(let position):
+            w.write(UInt8(3))
+            w.write(bytes: position.group)
+            w.writeVarint(position.values.count)
+            for value in position.values {
+                if let value {
+                    w.write(UInt8(1))
+                    FieldValueCodec.write(value, to: &w)
+                } else {
+                    w.write(UInt8(0))
+                }
+            }
+            w.write(position.zone)
+            w.write(position.name)
         }
         w.writeRaw(SipHash.tag(w.bytes, key: context.engine.macKey))
         return Data(w.bytes)
@@ -229,6 +258,15 @@ enum QueryCursorPayload {
             switch try r.readByte() {
             case 1: return .keyset(try r.readInt64(), try r.readString())
             case 2: return .offset(try r.readInt64())
+            case 3:
+                let group = try r.readBytes()
+                let count = try r.readVarint()
+                guard count <= r.remaining else { throw invalid }
+                var values: [FieldValue?] = []
+                for _ in 0..<count {
+                    values.append(try r.readByte() == 1 ? try FieldValueCodec.read(from: &r) : nil)
+                }
+                return .sorted(SortedCursorPosition(group: group, values: values, zone: try r.readInt64(), name: try r.readString()))
             default: throw invalid
             }
         } catch let error as CKError {

@@ -34,6 +34,24 @@ enum IndexValue {
         return key.bytes
     }
 
+    /// The canonical index name of a sort key: system dates have fixed internal names.
+    static func canonicalField(_ key: String) -> String {
+        switch key {
+        case "creationDate", "___createTime": return "___createTime"
+        case "modificationDate", "___modTime": return "___modTime"
+        default: return key
+        }
+    }
+
+    /// The value a record is sorted by for the (canonical) field `field`.
+    static func sortValue(of record: StoredRecord, field: String) -> FieldValue? {
+        switch field {
+        case "___createTime": return .date(Date(timeIntervalSinceReferenceDate: record.creationDate))
+        case "___modTime": return .date(Date(timeIntervalSinceReferenceDate: record.modificationDate))
+        default: return record.fields[field]
+        }
+    }
+
     /// Whether fields of `type` can be sorted on.
     static func isSortable(_ type: SchemaType) -> Bool {
         switch type {

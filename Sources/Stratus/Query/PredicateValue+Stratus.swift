@@ -70,3 +70,10 @@ struct StoredRecordSubject: PredicateSubject {
 
     var searchableText: [String] { record.fields.values.flatMap(\.searchableStrings) }
 }
+
+// `%@` arguments of `NSPredicate(format:)`: on Linux only these conformances make the types
+// `CVarArg`, as every `NSObject` is on Apple platforms.
+extension CKRecord.Reference: PredicateArgumentObject {}
+extension CKRecord.ID: PredicateArgumentObject {}
+extension CKRecord: PredicateArgumentObject {}
+extension CLLocation: PredicateArgumentObject {}

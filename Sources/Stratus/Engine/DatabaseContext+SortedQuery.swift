@@ -1,0 +1,223 @@
+import Foundation
+import StratusBackend
+import StratusPredicate
+
+/// Sorted queries over value indexes, paged with keyset cursors (decision 0005): the cost of a
+/// page does not depend on how deep into the results it is.
+///
+/// The index of a field is built the first time a query sorts by it (every record of the
+/// type, in every zone, in one transaction), then maintained by every save. Entries group
+/// records by the order-preserving encoding of the first sort key's value; a group is sorted
+/// in memory by every sort key, then by zone and record name.
+extension DatabaseContext {
+    /// The field of `recordType` a sorted query can walk, building its index if needed; `nil`
+    /// when the query must be sorted in memory (the field was never saved, or a location sort).
+    func prepareSortIndex(recordType: String, sortKey: SortKey) throws -> String? {
+        guard sortKey.relativeLocation == nil else { return nil }
+        let field = IndexValue.canonicalField(sortKey.key)
+        let isSystem = field.hasPrefix("___")
+        let state: (exists: Bool, indexed: Bool, type: SchemaType?) = try engine.read { txn in
+            guard let row = try loadRecordType(recordType, txn) else { return (false, false, nil) }
+            guard let f = row.fields[field] else { return (true, false, isSystem ? .timestamp : nil) }
+            return (true, f.indexed, f.type)
+        }
+        guard state.exists, let type = state.type else { return nil }
+        guard IndexValue.isSortable(type) else {
+            throw CKError.make(
+                .invalidArguments, "field '\(sortKey.key)' of type \(type.name) of record type '\(recordType)' cannot be sorted")
+        }
+        if state.indexed { return field }
+        try engine.write { txn in
+            var schema = SchemaCache(context: self)
+            guard var row = try schema.existingRow(recordType, txn) else { return }
+            if row.fields[field] == nil {
+                row.fields[field] = RecordTypeRow.Field(number: row.nextFieldNumber, type: .timestamp, indexed: false)
+                row.nextFieldNumber += 1
+            }
+            guard var f = row.fields[field], !f.indexed else { return }
+            var zones = [DatabaseContext.defaultZoneNumber]
+            zones += try fetchZones(in: txn).map(\.1.number)
+            for zone in zones {
+                let typePrefix = keys.typeIndexPrefix(zone, row.number)
+                let valuePrefix = keys.valueIndexPrefix(zone, row.number, f.number)
+                var range = typePrefix.range
+                while true {
+                    let page = try txn.scan(range, limit: 256)
+                    for pair in page {
+                        var reader = OrderedKeyReader(pair.key, from: typePrefix.bytes.count)
+                        let name = try reader.readString()
+                        guard let stored = try loadRecord(zone: zone, name: name, txn),
+                            let encoded = IndexValue.encode(IndexValue.sortValue(of: stored, field: field))
+                        else { continue }
+                        try txn.set(valuePrefix.bytes + encoded + OrderedKey().appending(name).bytes, [])
+                    }
+                    guard let last = page.last, page.count == 256 else { break }
+                    range = KeyRange(from: last.key + [0], to: range.upperBound)
+                }
+            }
+            f.indexed = true
+            row.fields[field] = f
+            schema.update(recordType, row)
+            try schema.flush(txn)
+        }
+        return field
+    }
+
+    /// One page of a sorted query walked over the index of `field`.
+    func sortedPage(
+        type: RecordTypeRow, field: String, sortKeys: [SortKey], zones: [(CKRecordZone.ID, ZoneRow)],
+        start: SortedCursorPosition?, pageSize: Int, desiredKeys: [String]?,
+        matches: (StoredRecord, String, CKRecordZone.ID) throws -> Bool, fingerprint: Int64,
+        _ txn: any BackendReadTransaction
+    ) throws -> QueryPage {
+        guard let fieldNumber = type.fields[field]?.number else { return QueryPage(records: [], cursor: nil) }
+        let ascending = sortKeys[0].ascending
+        var scanners = zones.map { id, zone in
+            IndexGroupScanner(
+                zoneID: id, zoneNumber: zone.number,
+                prefix: keys.valueIndexPrefix(zone.number, type.number, fieldNumber).bytes,
+                reverse: !ascending, startGroup: start?.group)
+        }
+
+        struct Item {
+            var values: [PredicateValue?]
+            var zone: Int64
+            var name: String
+            var zoneID: CKRecordZone.ID
+            var stored: StoredRecord
+            var sortFields: [FieldValue?]
+        }
+        func order(_ a: [PredicateValue?], _ az: Int64, _ an: String, _ b: [PredicateValue?], _ bz: Int64, _ bn: String) -> Bool {
+            for (index, key) in sortKeys.enumerated() {
+                let result = key.compare(a[index], b[index])
+                if result != .orderedSame { return result == .orderedAscending }
+            }
+            return (az, an) < (bz, bn)
+        }
+        let canonical = sortKeys.map { IndexValue.canonicalField($0.key) }
+        let cursorValues = start.map { $0.values.map { $0?.predicateValue } }
+
+        var records: [Item] = []
+        while true {
+            // The next group in index order across every zone.
+            var next: [UInt8]?
+            for index in scanners.indices {
+                guard let group = try scanners[index].peekGroup(txn) else { continue }
+                if let current = next {
+                    if ascending ? KeyRange.less(group, current) : KeyRange.less(current, group) { next = group }
+                } else {
+                    next = group
+                }
+            }
+            guard let group = next else { break }
+            var items: [Item] = []
+            for index in scanners.indices {
+                for name in try scanners[index].takeGroup(group, txn) {
+                    let zone = scanners[index].zoneNumber
+                    let zoneID = scanners[index].zoneID
+                    guard let stored = try loadRecord(zone: zone, name: name, txn), try matches(stored, name, zoneID) else {
+                        continue
+                    }
+                    let fields = canonical.map { IndexValue.sortValue(of: stored, field: $0) }
+                    items.append(Item(values: fields.map { $0?.predicateValue }, zone: zone, name: name, zoneID: zoneID, stored: stored, sortFields: fields))
+                }
+            }
+            items.sort { order($0.values, $0.zone, $0.name, $1.values, $1.zone, $1.name) }
+            if let start, let cursorValues, group == start.group {
+                items.removeAll { !order(cursorValues, start.zone, start.name, $0.values, $0.zone, $0.name) }
+            }
+            records += items
+            if records.count > pageSize {
+                let page = Array(records.prefix(pageSize))
+                let last = page[page.count - 1]
+                let lastGroup = IndexValue.encode(last.sortFields[0]) ?? group
+                let position = SortedCursorPosition(group: lastGroup, values: last.sortFields, zone: last.zone, name: last.name)
+                return QueryPage(
+                    records: page.map { makeRecord($0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys) },
+                    cursor: QueryCursorPayload.encode(.sorted(position), context: self, fingerprint: fingerprint))
+            }
+        }
+        return QueryPage(
+            records: records.map { makeRecord($0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys) },
+            cursor: nil)
+    }
+}
+
+/// Where a sorted query continues: the index group of the last record, its sort values, zone
+/// and name.
+struct SortedCursorPosition: Sendable {
+    var group: [UInt8]
+    var values: [FieldValue?]
+    var zone: Int64
+    var name: String
+}
+
+/// Walks one zone's value index group by group (entries with equal encoded values).
+struct IndexGroupScanner {
+    let zoneID: CKRecordZone.ID
+    let zoneNumber: Int64
+    let prefix: [UInt8]
+    let reverse: Bool
+    private var range: KeyRange
+    private var buffer: [(group: [UInt8], name: String)] = []
+    private var position = 0
+    private var exhausted = false
+
+    init(zoneID: CKRecordZone.ID, zoneNumber: Int64, prefix: [UInt8], reverse: Bool, startGroup: [UInt8]?) {
+        self.zoneID = zoneID
+        self.zoneNumber = zoneNumber
+        self.prefix = prefix
+        self.reverse = reverse
+        var range = KeyRange(prefix: prefix)
+        if let startGroup {
+            if reverse {
+                range = KeyRange(from: prefix, to: KeyRange.successor(ofPrefix: prefix + startGroup))
+            } else {
+                range = KeyRange(from: prefix + startGroup, to: range.upperBound)
+            }
+        }
+        self.range = range
+    }
+
+    private mutating func fill(_ txn: any BackendReadTransaction) throws {
+        guard position >= buffer.count, !exhausted else { return }
+        let page = try txn.scan(range, limit: 256, reverse: reverse)
+        buffer = try page.map { pair in try IndexGroupScanner.split(pair.key, prefixLength: prefix.count) }
+        position = 0
+        if let last = page.last, page.count == 256 {
+            range = reverse ? KeyRange(from: range.lowerBound, to: last.key) : KeyRange(from: last.key + [0], to: range.upperBound)
+        } else {
+            exhausted = true
+        }
+    }
+
+    /// The encoded value of the next group, or `nil` at the end.
+    mutating func peekGroup(_ txn: any BackendReadTransaction) throws -> [UInt8]? {
+        try fill(txn)
+        return position < buffer.count ? buffer[position].group : nil
+    }
+
+    /// The record names of group `group`, if it is next.
+    mutating func takeGroup(_ group: [UInt8], _ txn: any BackendReadTransaction) throws -> [String] {
+        var names: [String] = []
+        while try peekGroup(txn) == group {
+            names.append(buffer[position].name)
+            position += 1
+        }
+        return names
+    }
+
+    /// Splits an index key into its encoded value (every element but the last) and the record
+    /// name (the last element).
+    static func split(_ key: [UInt8], prefixLength: Int) throws -> (group: [UInt8], name: String) {
+        var reader = OrderedKeyReader(key, from: prefixLength)
+        var boundaries: [Int] = []
+        while !reader.isAtEnd {
+            boundaries.append(reader.offset)
+            try reader.skipElement()
+        }
+        guard let nameStart = boundaries.last else { throw EngineError.corruptKey }
+        var nameReader = OrderedKeyReader(key, from: nameStart)
+        return (Array(key[prefixLength..<nameStart]), try nameReader.readString())
+    }
+}

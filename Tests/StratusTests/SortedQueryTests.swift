@@ -1,0 +1,119 @@
+import Foundation
+import Stratus
+import Testing
+
+/// Sorted queries page over value indexes with keyset cursors: every match exactly once, in
+/// the order of every sort descriptor, across zones, even when records change between pages.
+@Suite struct SortedQueryTests {
+    /// Follows cursors to exhaustion with `limit` records per page.
+    private func walk(_ query: CKQuery, zoneID: CKRecordZone.ID?, limit: Int, in database: CKDatabase) async throws -> [CKRecord] {
+        var records: [CKRecord] = []
+        var cursor: CKQueryOperation.Cursor?
+        var pages = 0
+        repeat {
+            let result: (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?)
+            if let cursor {
+                result = try await database.records(continuingMatchFrom: cursor, resultsLimit: limit)
+            } else {
+                result = try await database.records(matching: query, inZoneWith: zoneID, resultsLimit: limit)
+            }
+            #expect(result.matchResults.count <= limit)
+            records += try result.matchResults.map { try $0.1.get() }
+            cursor = result.queryCursor
+            pages += 1
+        } while cursor != nil && pages < 1000
+        return records
+    }
+
+    private func seed(_ database: CKDatabase) async throws -> [CKRecordZone.ID] {
+        let a = try await OpsTestKit.makeZone("A", in: database)
+        let b = try await OpsTestKit.makeZone("B", in: database)
+        var records: [CKRecord] = []
+        for n in 0..<120 {
+            let record = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: String(format: "r%03d", n), zoneID: n % 2 == 0 ? a : b))
+            if n % 10 != 0 { record["rank"] = n % 7 }  // duplicates, and some records without a rank
+            record["name"] = "item \(119 - n)"
+            records.append(record)
+        }
+        _ = try await OpsTestKit.save(Array(records.prefix(60)), in: database)
+        _ = try await OpsTestKit.save(Array(records.dropFirst(60)), in: database)
+        return [a, b]
+    }
+
+    @Test(arguments: [true, false])
+    func everyMatchOnceInOrderAcrossZones(ascending: Bool) async throws {
+        let database = OpsTestKit.makeContainer().privateCloudDatabase
+        _ = try await seed(database)
+        let query = CKQuery(recordType: "Item", predicate: NSPredicate(value: true))
+        query.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: ascending), NSSortDescriptor(key: "name", ascending: true)]
+        let records = try await walk(query, zoneID: nil, limit: 7, in: database)
+        #expect(records.count == 120)
+        #expect(Set(records.map(\.recordID)).count == 120)
+        // Expected: by rank (absent first when ascending, last when descending), then by name.
+        let expected = records.sorted { a, b in
+            let ra = a["rank"] as? Int
+            let rb = b["rank"] as? Int
+            if ra != rb {
+                switch (ra, rb) {
+                case (nil, _): return ascending
+                case (_, nil): return !ascending
+                case (let x?, let y?): return ascending ? x < y : x > y
+                }
+            }
+            return (a["name"] as? String ?? "") < (b["name"] as? String ?? "")
+        }
+        #expect(records.map(\.recordID.recordName) == expected.map(\.recordID.recordName))
+    }
+
+    @Test func filteredSortedQueryInOneZone() async throws {
+        let database = OpsTestKit.makeContainer().privateCloudDatabase
+        let zones = try await seed(database)
+        let query = CKQuery(recordType: "Item", predicate: NSPredicate(format: "rank >= %d", 3))
+        query.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: false)]
+        let records = try await walk(query, zoneID: zones[0], limit: 4, in: database)
+        let ranks = records.compactMap { $0["rank"] as? Int }
+        #expect(ranks.count == records.count)
+        #expect(ranks == ranks.sorted(by: >))
+        #expect(records.allSatisfy { $0.recordID.zoneID == zones[0] && ($0["rank"] as? Int ?? 0) >= 3 })
+        let expectedCount = (0..<120).filter { $0 % 2 == 0 && $0 % 10 != 0 && $0 % 7 >= 3 }.count
+        #expect(records.count == expectedCount)
+    }
+
+    @Test func sortByCreationDateAndRecordsSavedAfterTheIndexWasBuilt() async throws {
+        let database = OpsTestKit.makeContainer().privateCloudDatabase
+        let zone = try await OpsTestKit.makeZone("Z", in: database)
+        for n in 0..<5 {
+            let record = CKRecord(recordType: "Event", recordID: CKRecord.ID(recordName: "e\(n)", zoneID: zone))
+            record["n"] = n
+            _ = try await OpsTestKit.save([record], in: database)
+        }
+        let query = CKQuery(recordType: "Event", predicate: NSPredicate(value: true))
+        query.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+        var names = try await walk(query, zoneID: zone, limit: 2, in: database).map(\.recordID.recordName)
+        #expect(names == ["e4", "e3", "e2", "e1", "e0"])
+        // The index now exists; a new record must be maintained in it.
+        let late = CKRecord(recordType: "Event", recordID: CKRecord.ID(recordName: "e5", zoneID: zone))
+        _ = try await OpsTestKit.save([late], in: database)
+        names = try await walk(query, zoneID: zone, limit: 2, in: database).map(\.recordID.recordName)
+        #expect(names == ["e5", "e4", "e3", "e2", "e1", "e0"])
+    }
+
+    @Test func sortingByAnUnsortableFieldIsRejected() async throws {
+        let database = OpsTestKit.makeContainer().privateCloudDatabase
+        let zone = try await OpsTestKit.makeZone("Z", in: database)
+        let record = CKRecord(recordType: "Blob", recordID: CKRecord.ID(recordName: "b", zoneID: zone))
+        record["data"] = Data([1, 2, 3])
+        _ = try await OpsTestKit.save([record], in: database)
+        let query = CKQuery(recordType: "Blob", predicate: NSPredicate(value: true))
+        query.sortDescriptors = [NSSortDescriptor(key: "data", ascending: true)]
+        await #expect(throws: CKError.self) {
+            _ = try await database.records(matching: query, inZoneWith: zone)
+        }
+        do {
+            _ = try await database.records(matching: query, inZoneWith: zone)
+        } catch let error as CKError {
+            #expect(error.code == .invalidArguments)
+            #expect(error.localizedDescription.contains("data"))
+        }
+    }
+}
