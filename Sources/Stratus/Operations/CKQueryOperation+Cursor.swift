@@ -1,9 +1,14 @@
 public import Foundation
 
 extension CKQueryOperation {
-    /// Where a query's results continue. Pass it to a new `CKQueryOperation(cursor:)`; the
-    /// continuation stays in the original query's zone and ignores any new `query`/`zoneID`.
-    public final class Cursor: NSObject, NSSecureCoding, @unchecked Sendable {
+    /// Where a query's results continue.
+    public typealias Cursor = CKQueryCursor
+}
+
+/// Where a query's results continue (`CKQueryOperation.Cursor` in Swift). Pass it to a new
+/// `CKQueryOperation(cursor:)`; the continuation stays in the original query's zone and ignores
+/// any new `query`/`zoneID`. A top-level class so that `NSKeyedArchiver` can archive it on Linux.
+public final class CKQueryCursor: NSObject, NSSecureCoding, @unchecked Sendable {
         /// The authenticated position (decision 0003).
         let data: Data
         /// The original query.
@@ -35,7 +40,6 @@ extension CKQueryOperation {
             else { return nil }
             self.data = data as Data
             self.query = query
-            self.zoneID = coder.decodeObject(of: CKRecordZone.ID.self, forKey: "ZoneID")
+            self.zoneID = coder.containsValue(forKey: "ZoneID") ? coder.decodeObject(of: CKRecordZone.ID.self, forKey: "ZoneID") : nil
         }
     }
-}

@@ -2,7 +2,12 @@ public import Foundation
 
 extension CKRecord {
     /// A record's identity: its name and its zone. Unique within a database.
-    public final class ID: NSObject, NSSecureCoding, @unchecked Sendable {
+    public typealias ID = CKRecordID
+}
+
+/// A record's identity: its name and its zone (`CKRecord.ID` in Swift); a top-level class so
+/// that `NSKeyedArchiver` can archive it on Linux.
+public final class CKRecordID: NSObject, NSSecureCoding, @unchecked Sendable {
         /// The record's name.
         public let recordName: String
         /// The record's zone.
@@ -15,7 +20,7 @@ extension CKRecord {
         }
 
         public override func isEqual(_ object: Any?) -> Bool {
-            guard let other = object as? ID else { return false }
+            guard let other = object as? CKRecordID else { return false }
             return recordName == other.recordName && zoneID == other.zoneID
         }
 
@@ -48,4 +53,3 @@ extension CKRecord {
             self.zoneID = zoneID
         }
     }
-}

@@ -10,7 +10,12 @@ extension CKRecord {
     }
 
     /// A reference from one record to another in the same zone.
-    public final class Reference: NSObject, NSSecureCoding, CKRecordValueProtocol, @unchecked Sendable {
+    public typealias Reference = CKReference
+}
+
+/// A reference from one record to another in the same zone (`CKRecord.Reference` in Swift); a
+/// top-level class so that `NSKeyedArchiver` can archive it on Linux.
+public final class CKReference: NSObject, NSSecureCoding, CKRecordValueProtocol, @unchecked Sendable {
         /// The ID of the record pointed at.
         public let recordID: CKRecord.ID
         /// What happens to the referring record when the target is deleted.
@@ -28,7 +33,7 @@ extension CKRecord {
         }
 
         public override func isEqual(_ object: Any?) -> Bool {
-            guard let other = object as? Reference else { return false }
+            guard let other = object as? CKReference else { return false }
             return recordID == other.recordID && action == other.action
         }
 
@@ -51,7 +56,6 @@ extension CKRecord {
                 return nil
             }
             self.recordID = recordID
-            self.action = ReferenceAction(rawValue: UInt(coder.decodeInt64(forKey: "Action"))) ?? .none
+            self.action = CKRecord.ReferenceAction(rawValue: UInt(coder.decodeInt64(forKey: "Action"))) ?? .none
         }
     }
-}

@@ -5,11 +5,18 @@ public let CKCurrentUserDefaultName = "__defaultOwner__"
 
 extension CKRecordZone {
     /// A zone's identity: its name and its owner's name.
-    public final class ID: NSObject, NSSecureCoding, @unchecked Sendable {
+    public typealias ID = CKRecordZoneID
+}
+
+/// A zone's identity: its name and its owner's name (`CKRecordZone.ID` in Swift).
+///
+/// The class is top-level, as in CloudKit's Objective-C API, because swift-corelibs-foundation's
+/// `NSKeyedArchiver` archives only top-level classes.
+public final class CKRecordZoneID: NSObject, NSSecureCoding, @unchecked Sendable {
         /// The name of the default zone: `_defaultZone`.
         public static let defaultZoneName = "_defaultZone"
         /// The default zone of the current user.
-        public static let `default` = ID()
+        public static let `default` = CKRecordZoneID()
 
         /// The zone's name.
         public let zoneName: String
@@ -29,7 +36,7 @@ extension CKRecordZone {
         var isDefaultZone: Bool { zoneName == CKRecordZone.ID.defaultZoneName }
 
         public override func isEqual(_ object: Any?) -> Bool {
-            guard let other = object as? ID else { return false }
+            guard let other = object as? CKRecordZoneID else { return false }
             return zoneName == other.zoneName && ownerName == other.ownerName
         }
 
@@ -61,4 +68,3 @@ extension CKRecordZone {
             self.ownerName = ownerName as String
         }
     }
-}
