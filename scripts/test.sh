@@ -18,4 +18,12 @@ fi
 start=$(date +%s)
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build --parallel
+
+# The custom-backend example is a package of its own (it depends on this one by path), built
+# and tested the way a backend author's package would be. `set -e` stops the script, non-zero,
+# on the first failing command.
+example=Examples/CustomBackend
+echo "== $example"
+swift build --package-path "$example" --build-tests -Xswiftc -warnings-as-errors
+swift test --package-path "$example" --skip-build
 echo "test wall time: $(( $(date +%s) - start )) s"
