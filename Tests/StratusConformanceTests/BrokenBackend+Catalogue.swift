@@ -3,9 +3,8 @@ import StratusTestSupport
 
 extension BrokenBackend {
     /// Every broken backend the suite must catch.
-    static let all: [BrokenBackend] = [
-        unisolatedWrites, losesLastWriteOnReopen, reverseScanIgnoresLimit, scanIgnoresLowerBound,
-    ]
+    static let all: [BrokenBackend] =
+        [unisolatedWrites, losesLastWriteOnReopen, reverseScanIgnoresLimit, scanIgnoresLowerBound] + engineLevel
 
     /// Write bodies run concurrently, each on a private copy of the data taken when it began,
     /// and their changes are then applied blindly: the last commit wins, and a read-modify-write
