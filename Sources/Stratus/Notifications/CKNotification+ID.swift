@@ -2,7 +2,12 @@ public import Foundation
 
 extension CKNotification {
     /// A notification's unique identifier.
-    public final class ID: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+    public typealias ID = CKNotificationID
+}
+
+/// A notification's unique identifier (`CKNotification.ID` in Swift); a top-level class so that
+/// `NSKeyedArchiver` can archive it on Linux.
+public final class CKNotificationID: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
         /// The identifier's value, as in the push payload.
         let value: String
 
@@ -12,7 +17,7 @@ extension CKNotification {
 
         /// Whether `object` is the same notification ID.
         public override func isEqual(_ object: Any?) -> Bool {
-            guard let other = object as? ID else { return false }
+            guard let other = object as? CKNotificationID else { return false }
             return value == other.value
         }
 
@@ -39,4 +44,3 @@ extension CKNotification {
             self.value = value as String
         }
     }
-}

@@ -1,11 +1,16 @@
 public import Foundation
 
 extension CKSubscription {
-    /// How a subscription's push notifications look: alert texts, sound, badge, the
-    /// `content-available` flag, and the record fields to include.
-    ///
-    /// Stratus stores it with the subscription; notifications are not delivered yet.
-    public final class NotificationInfo: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
+    /// How a subscription's push notifications look.
+    public typealias NotificationInfo = CKNotificationInfo
+}
+
+/// How a subscription's push notifications look (`CKSubscription.NotificationInfo` in Swift):
+/// alert texts, sound, badge, the `content-available` flag, and the record fields to include.
+/// A top-level class so that `NSKeyedArchiver` can archive it on Linux.
+///
+/// Stratus stores it with the subscription; notifications are not delivered yet.
+public final class CKNotificationInfo: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
         /// The alert's text.
         public var alertBody: String?
         /// The key of a localized alert text in the app's `Localizable.strings`.
@@ -121,7 +126,7 @@ extension CKSubscription {
 
         /// Whether `object` is notification info with the same properties.
         public override func isEqual(_ object: Any?) -> Bool {
-            guard let other = object as? NotificationInfo else { return false }
+            guard let other = object as? CKNotificationInfo else { return false }
             return row == other.row
         }
 
@@ -136,7 +141,7 @@ extension CKSubscription {
 
         /// A copy of the notification info.
         public func copy(with zone: NSZone? = nil) -> Any {
-            NotificationInfo(row: row)
+            CKNotificationInfo(row: row)
         }
 
         /// Archiving is secure.
@@ -158,4 +163,3 @@ extension CKSubscription {
             self.init(row: row)
         }
     }
-}
