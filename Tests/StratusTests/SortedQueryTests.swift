@@ -117,3 +117,33 @@ import Testing
         }
     }
 }
+
+/// `CKLocationSortDescriptor`: nearest first, paged.
+@Suite struct LocationSortTests {
+    @Test func recordsSortByDistanceNearestFirst() async throws {
+        let database = OpsTestKit.makeContainer().privateCloudDatabase
+        let zone = try await OpsTestKit.makeZone("Z", in: database)
+        let cities: [(String, Double, Double)] = [
+            ("london", 51.5074, -0.1278), ("paris", 48.8566, 2.3522), ("berlin", 52.52, 13.405),
+            ("madrid", 40.4168, -3.7038), ("rome", 41.9028, 12.4964),
+        ]
+        var records: [CKRecord] = []
+        for (name, lat, lon) in cities {
+            let record = CKRecord(recordType: "City", recordID: CKRecord.ID(recordName: name, zoneID: zone))
+            record["location"] = CLLocation(latitude: lat, longitude: lon)
+            records.append(record)
+        }
+        _ = try await OpsTestKit.save(records, in: database)
+        let query = CKQuery(recordType: "City", predicate: NSPredicate(value: true))
+        let brussels = CLLocation(latitude: 50.8503, longitude: 4.3517)
+        query.sortDescriptors = [CKLocationSortDescriptor(key: "location", relativeLocation: brussels)]
+        var names: [String] = []
+        var page = try await database.records(matching: query, inZoneWith: zone, resultsLimit: 2)
+        names += page.matchResults.map(\.0.recordName)
+        while let cursor = page.queryCursor {
+            page = try await database.records(continuingMatchFrom: cursor, resultsLimit: 2)
+            names += page.matchResults.map(\.0.recordName)
+        }
+        #expect(names == ["paris", "london", "berlin", "rome", "madrid"])
+    }
+}

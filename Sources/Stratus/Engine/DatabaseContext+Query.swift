@@ -196,6 +196,10 @@ enum QueryCursorPayload {
         for key in (try? query.sortKeys()) ?? [] {
             w.write(key.key)
             w.write(key.ascending ? UInt8(1) : 0)
+            if let location = key.relativeLocation {
+                w.write(location.latitude)
+                w.write(location.longitude)
+            }
         }
         w.write(zoneID?.zoneName ?? "")
         w.write(zoneID?.ownerName ?? "")

@@ -48,6 +48,7 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
     /// The sort keys, validated: every descriptor must name a key.
     func sortKeys() throws -> [SortKey] {
         try (sortDescriptors ?? []).map { descriptor in
+            if let location = descriptor as? CKLocationSortDescriptor { return location.sortKey }
             guard let key = descriptor.stratusSortKey else {
                 throw CKError.make(.invalidArguments, "sort descriptors must be made with NSSortDescriptor(key:ascending:)")
             }
