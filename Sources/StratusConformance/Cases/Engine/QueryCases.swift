@@ -169,9 +169,7 @@ enum QueryCases {
             let type = "C\(count)x\(size)"
             let expected = (0..<count).map { "\(type)-\($0)" }.sorted()
             for sorted in [false, true] {
-                context.step(
-                    "\(count) records, pages of \(size), \(sorted ? "sorted by n (offset cursor)" : "unsorted (keyset cursor)")"
-                )
+                context.step("\(count) records, pages of \(size), \(sorted ? "sorted by n" : "unsorted")")
                 let query = everything(type, sortedBy: sorted ? [("n", true)] : [])
                 let pages = try Reads.allPages(db, query, zoneID: zone, limit: size, in: context)
                 let all = pages.flatMap { $0 }
@@ -778,6 +776,10 @@ final class ConformanceCursorStandIn: NSObject, NSSecureCoding {
         self.zoneID = coder.decodeObject(of: CKRecordZone.ID.self, forKey: "ZoneID")
     }
 
+    /// Archived as the cursor class, so the archive unarchives as a cursor.
+    /// (`NSKeyedArchiver.setClassName(_:for:)` does not take effect in swift-corelibs-foundation.)
+    override var classForKeyedArchiver: AnyClass? { CKQueryOperation.Cursor.self }
+
     func encode(with coder: NSCoder) {
         coder.encode(data as NSData, forKey: "Data")
         if let query { coder.encode(query, forKey: "Query") }
@@ -786,7 +788,7 @@ final class ConformanceCursorStandIn: NSObject, NSSecureCoding {
 }
 
 /// Archiving query cursors, and altering the position bytes inside an archive: a stand-in
-/// class reads and writes the cursor's coded keys under the cursor's archived class name.
+/// class reads and writes the cursor's coded keys under the cursor's class name.
 enum CursorArchive {
     typealias StandIn = ConformanceCursorStandIn
 
@@ -853,7 +855,6 @@ enum CursorArchive {
         bytes[offset] ^= 0xFF
         standIn.data = Data(bytes)
         let archiver = NSKeyedArchiver(requiringSecureCoding: true)
-        archiver.setClassName(NSStringFromClass(CKQueryOperation.Cursor.self), for: StandIn.self)
         archiver.encode(standIn, forKey: NSKeyedArchiveRootObjectKey)
         archiver.finishEncoding()
         guard
