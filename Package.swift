@@ -63,7 +63,7 @@ let package = Package(
         // Tests.
         .target(
             name: "StratusTestSupport",
-            dependencies: ["StratusBackend", "StratusInMemory", "StratusConformance"],
+            dependencies: ["Stratus", "StratusBackend", "StratusInMemory", "StratusConformance"],
             path: "Tests/StratusTestSupport",
             swiftSettings: strictSettings
         ),
@@ -94,13 +94,14 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusSQLiteTests",
-            dependencies: ["StratusSQLite", "StratusConformance", "StratusTestSupport", "StratusTestProbe"],
+            dependencies: ["Stratus", "StratusSQLite", "StratusConformance", "StratusTestSupport", "StratusTestProbe"],
             swiftSettings: strictSettings
         ),
-        // A helper program the tests launch as separate processes (two writers on one file).
+        // A helper program the tests launch as separate processes (two writers on one file, a
+        // writer killed mid-batch).
         .executableTarget(
             name: "StratusTestProbe",
-            dependencies: ["StratusSQLite", "StratusBackend"],
+            dependencies: ["Stratus", "StratusSQLite", "StratusBackend"],
             swiftSettings: strictSettings
         ),
     ]

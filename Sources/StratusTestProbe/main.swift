@@ -15,6 +15,8 @@ do {
     switch subcommand {
     case SQLiteCounterCommand.name:
         try SQLiteCounterCommand.run(subcommandArguments)
+    case CrashWriterCommand.name:
+        try CrashWriterCommand.run(subcommandArguments)
     default:
         Probe.exitWithUsage("unknown subcommand '\(subcommand)'")
     }
