@@ -16,6 +16,9 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 start=$(date +%s)
+# Formatting is part of the contract: `swift format` with the repository's .swift-format.
+echo "== swift format lint"
+git ls-files -z '*.swift' | xargs -0 swift format lint --strict
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build --parallel
 

@@ -45,6 +45,7 @@ public struct BackendError: Error, Sendable, CustomStringConvertible {
             }
         }
 
+        /// A textual description, for logs.
         public var description: String { kind.rawValue }
     }
 
@@ -68,6 +69,7 @@ public struct BackendError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// A textual description, for logs.
     public var description: String {
         var text = "BackendError(\(code)): \(message)"
         if let nativeCode { text += " [native code \(nativeCode)]" }

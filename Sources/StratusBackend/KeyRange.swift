@@ -55,6 +55,7 @@ public struct KeyRange: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A textual description, for logs.
     public var description: String {
         "[\(KeyRange.hex(lowerBound)), \(KeyRange.hex(upperBound)))"
     }

@@ -62,8 +62,11 @@ public struct ConformanceCase: Sendable, CustomStringConvertible, Hashable {
         if let failure { throw failure }
     }
 
+    /// A textual description, for logs.
     public var description: String { id }
 
+    /// Whether two values are equal.
     public static func == (lhs: ConformanceCase, rhs: ConformanceCase) -> Bool { lhs.id == rhs.id }
+    /// Hashes the value into `hasher`.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

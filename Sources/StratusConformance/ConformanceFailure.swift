@@ -21,6 +21,7 @@ public struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
         self.trace = trace
     }
 
+    /// A textual description, for logs.
     public var description: String {
         var text = "conformance case \(caseID) failed at step '\(step)'\n  expected: \(expected)\n  actual:   \(actual)"
         if !trace.isEmpty {
@@ -37,6 +38,7 @@ public struct ConformanceReport: Error, Sendable, CustomStringConvertible {
     /// The failures, in case order.
     public var failures: [ConformanceFailure]
 
+    /// A textual description, for logs.
     public var description: String {
         "\(failures.count) of \(casesRun) conformance cases failed:\n"
             + failures.map(\.description).joined(separator: "\n")

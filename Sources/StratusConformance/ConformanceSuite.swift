@@ -2,7 +2,8 @@
 public enum ConformanceSuite {
     /// Every case, in a stable order.
     public static var cases: [ConformanceCase] {
-        KeyValueCases.all + ChangeTokenCases.all + QueryCases.all + ZoneCases.all + ModifyCases.all + RecordFetchCases.all
+        KeyValueCases.all + ChangeTokenCases.all + QueryCases.all + ZoneCases.all + ModifyCases.all
+            + RecordFetchCases.all
     }
 
     /// The case with `id`, if there is one.

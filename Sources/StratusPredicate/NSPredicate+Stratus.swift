@@ -1,46 +1,46 @@
 import Foundation
 
 #if !canImport(Darwin)
-extension NSPredicate {
-    /// Creates a predicate from a format string and variadic arguments, as on Apple platforms
-    /// (swift-corelibs-foundation marks its own initialiser unavailable).
-    ///
-    /// The arguments are read back as the values they are (`as?` casts on the `CVarArg`
-    /// existentials), never through C varargs. The string is parsed immediately; unlike
-    /// Apple's Foundation, a malformed string does not raise: the predicate is created, never
-    /// matches, and ``stratusPredicate`` carries the ``QueryPredicateError`` the engine reports as
-    /// `CKError.invalidArguments` when the query runs.
-    ///
-    /// - Parameters:
-    ///   - predicateFormat: the format string, such as `"modified > %@ AND tags CONTAINS %@"`.
-    ///   - args: one argument per `%@`, `%K`, `%d`, `%f`, … in the string.
-    public convenience init(format predicateFormat: String, _ args: any CVarArg...) {
-        self.init(stratusFormat: predicateFormat, arguments: args.map { $0 as Any })
-    }
-
-    /// Creates a predicate from a format string and an array of arguments, as on Apple
-    /// platforms (swift-corelibs-foundation marks its own initialiser unavailable). See
-    /// ``init(format:_:)``; `nil` means no arguments.
-    public convenience init(format predicateFormat: String, argumentArray arguments: [Any]?) {
-        self.init(stratusFormat: predicateFormat, arguments: arguments ?? [])
-    }
-
-    private convenience init(stratusFormat format: String, arguments: [Any]) {
-        let result: Result<QueryPredicate, QueryPredicateError>
-        do {
-            result = .success(try QueryPredicate.parse(format: format, arguments: arguments))
-        } catch {
-            result = .failure(error)
+    extension NSPredicate {
+        /// Creates a predicate from a format string and variadic arguments, as on Apple platforms
+        /// (swift-corelibs-foundation marks its own initialiser unavailable).
+        ///
+        /// The arguments are read back as the values they are (`as?` casts on the `CVarArg`
+        /// existentials), never through C varargs. The string is parsed immediately; unlike
+        /// Apple's Foundation, a malformed string does not raise: the predicate is created, never
+        /// matches, and ``stratusPredicate`` carries the ``QueryPredicateError`` the engine reports as
+        /// `CKError.invalidArguments` when the query runs.
+        ///
+        /// - Parameters:
+        ///   - predicateFormat: the format string, such as `"modified > %@ AND tags CONTAINS %@"`.
+        ///   - args: one argument per `%@`, `%K`, `%d`, `%f`, … in the string.
+        public convenience init(format predicateFormat: String, _ args: any CVarArg...) {
+            self.init(stratusFormat: predicateFormat, arguments: args.map { $0 as Any })
         }
-        self.init(block: { object, _ in
-            guard case .success(let expression) = result,
-                let subject = object as? any PredicateSubject
-            else { return false }
-            return expression.evaluate(subject)
-        })
-        PredicateRegistry.predicates.set(ParsedPredicate(format: format, result: result), for: self)
+
+        /// Creates a predicate from a format string and an array of arguments, as on Apple
+        /// platforms (swift-corelibs-foundation marks its own initialiser unavailable). See
+        /// ``init(format:_:)``; `nil` means no arguments.
+        public convenience init(format predicateFormat: String, argumentArray arguments: [Any]?) {
+            self.init(stratusFormat: predicateFormat, arguments: arguments ?? [])
+        }
+
+        private convenience init(stratusFormat format: String, arguments: [Any]) {
+            let result: Result<QueryPredicate, QueryPredicateError>
+            do {
+                result = .success(try QueryPredicate.parse(format: format, arguments: arguments))
+            } catch {
+                result = .failure(error)
+            }
+            self.init(block: { object, _ in
+                guard case .success(let expression) = result,
+                    let subject = object as? any PredicateSubject
+                else { return false }
+                return expression.evaluate(subject)
+            })
+            PredicateRegistry.predicates.set(ParsedPredicate(format: format, result: result), for: self)
+        }
     }
-}
 #endif
 
 extension NSPredicate {
@@ -74,16 +74,17 @@ extension NSPredicate {
             return .success(.false)
         default:
             #if canImport(Darwin)
-            do {
-                return .success(try QueryPredicate.parse(format: foundationPredicateFormat))
-            } catch {
-                return .failure(error)
-            }
+                do {
+                    return .success(try QueryPredicate.parse(format: foundationPredicateFormat))
+                } catch {
+                    return .failure(error)
+                }
             #else
-            return .failure(QueryPredicateError(
-                .unsupported,
-                "Block predicates are not supported in CloudKit queries; use NSPredicate(format:), NSPredicate(value:) or an NSCompoundPredicate of them (on Linux a copy() of a format predicate is a block predicate: pass the original)"
-            ))
+                return .failure(
+                    QueryPredicateError(
+                        .unsupported,
+                        "Block predicates are not supported in CloudKit queries; use NSPredicate(format:), NSPredicate(value:) or an NSCompoundPredicate of them (on Linux a copy() of a format predicate is a block predicate: pass the original)"
+                    ))
             #endif
         }
     }
@@ -145,10 +146,11 @@ extension NSCompoundPredicate {
             }
         case .not:
             guard expressions.count == 1 else {
-                return .failure(QueryPredicateError(
-                    .syntax,
-                    "A NOT compound predicate needs exactly one subpredicate, got \(expressions.count)"
-                ))
+                return .failure(
+                    QueryPredicateError(
+                        .syntax,
+                        "A NOT compound predicate needs exactly one subpredicate, got \(expressions.count)"
+                    ))
             }
             return .success(.not(expressions[0]))
         @unknown default:

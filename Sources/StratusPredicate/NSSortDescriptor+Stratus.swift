@@ -7,26 +7,26 @@ struct SortKeyPlaceholder {
 }
 
 #if !canImport(Darwin)
-extension NSSortDescriptor {
-    /// Creates a sort descriptor for a record field, as on Apple platforms
-    /// (swift-corelibs-foundation marks its own initialiser unavailable).
-    ///
-    /// `ascending` is Foundation's own property; the key is kept in a side table and read with
-    /// ``key`` or ``stratusKey``. The descriptor's `keyPath` is a placeholder, so its
-    /// `compare(_:to:)` is meaningless: Stratus sorts records itself, with
-    /// ``stratusSortKey``. `reversedSortDescriptor` loses the key (use
-    /// `NSSortDescriptor(key:ascending:)` with the opposite direction).
-    public convenience init(key: String?, ascending: Bool) {
-        self.init(keyPath: \SortKeyPlaceholder.key, ascending: ascending)
-        PredicateRegistry.sortKeys.set(key, for: self)
-    }
+    extension NSSortDescriptor {
+        /// Creates a sort descriptor for a record field, as on Apple platforms
+        /// (swift-corelibs-foundation marks its own initialiser unavailable).
+        ///
+        /// `ascending` is Foundation's own property; the key is kept in a side table and read with
+        /// ``key`` or ``stratusKey``. The descriptor's `keyPath` is a placeholder, so its
+        /// `compare(_:to:)` is meaningless: Stratus sorts records itself, with
+        /// ``stratusSortKey``. `reversedSortDescriptor` loses the key (use
+        /// `NSSortDescriptor(key:ascending:)` with the opposite direction).
+        public convenience init(key: String?, ascending: Bool) {
+            self.init(keyPath: \SortKeyPlaceholder.key, ascending: ascending)
+            PredicateRegistry.sortKeys.set(key, for: self)
+        }
 
-    /// The field this descriptor sorts by, as on Apple platforms (corelibs marks its own
-    /// `key` unavailable); `nil` for descriptors not made by ``init(key:ascending:)``.
-    public var key: String? {
-        stratusKey
+        /// The field this descriptor sorts by, as on Apple platforms (corelibs marks its own
+        /// `key` unavailable); `nil` for descriptors not made by ``init(key:ascending:)``.
+        public var key: String? {
+            stratusKey
+        }
     }
-}
 #endif
 
 extension NSSortDescriptor {
@@ -37,9 +37,9 @@ extension NSSortDescriptor {
             return registered
         }
         #if canImport(Darwin)
-        return key
+            return key
         #else
-        return nil
+            return nil
         #endif
     }
 

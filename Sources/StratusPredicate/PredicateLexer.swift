@@ -52,7 +52,8 @@ struct PredicateLexer {
             return lexIdentifierOrSelector(start: start)
         }
         if PredicateLexer.isDigit(character)
-            || (character == "." && peek(1).map(PredicateLexer.isDigit) == true) {
+            || (character == "." && peek(1).map(PredicateLexer.isDigit) == true)
+        {
             return try lexNumber(start: start)
         }
         switch character {
@@ -230,7 +231,8 @@ struct PredicateLexer {
             index += 1
         }
         guard let conversion = current else {
-            throw QueryPredicateError(.syntax, "Incomplete format specifier '%\(specifier)' at the end", position: start)
+            throw QueryPredicateError(
+                .syntax, "Incomplete format specifier '%\(specifier)' at the end", position: start)
         }
         index += 1
         specifier.append(conversion)

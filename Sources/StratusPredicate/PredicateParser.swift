@@ -58,7 +58,9 @@ struct PredicateParser {
         index > 0 ? tokens[index - 1].spelling : "the start"
     }
 
-    private mutating func expectSymbol(_ symbol: String, _ message: @autoclosure () -> String) throws(QueryPredicateError) {
+    private mutating func expectSymbol(_ symbol: String, _ message: @autoclosure () -> String)
+        throws(QueryPredicateError)
+    {
         guard current.isSymbol(symbol) else {
             throw QueryPredicateError(.syntax, message(), position: current.position)
         }
@@ -74,10 +76,11 @@ struct PredicateParser {
             operands.append(try parseAnd())
         }
         guard operands.count > 1 else { return operands[0] }
-        return .or(operands.flatMap { operand -> [QueryPredicate] in
-            if case .or(let nested) = operand { return nested }
-            return [operand]
-        })
+        return .or(
+            operands.flatMap { operand -> [QueryPredicate] in
+                if case .or(let nested) = operand { return nested }
+                return [operand]
+            })
     }
 
     private mutating func parseAnd() throws(QueryPredicateError) -> QueryPredicate {
@@ -87,10 +90,11 @@ struct PredicateParser {
             operands.append(try parseNot())
         }
         guard operands.count > 1 else { return operands[0] }
-        return .and(operands.flatMap { operand -> [QueryPredicate] in
-            if case .and(let nested) = operand { return nested }
-            return [operand]
-        })
+        return .and(
+            operands.flatMap { operand -> [QueryPredicate] in
+                if case .and(let nested) = operand { return nested }
+                return [operand]
+            })
     }
 
     private mutating func parseNot() throws(QueryPredicateError) -> QueryPredicate {
@@ -105,7 +109,8 @@ struct PredicateParser {
         if current.isSymbol("(") {
             let open = advance()
             if current.isSymbol(")") {
-                throw QueryPredicateError(.syntax, "Empty parentheses: expected a predicate", position: current.position)
+                throw QueryPredicateError(
+                    .syntax, "Empty parentheses: expected a predicate", position: current.position)
             }
             let expression = try parseOr()
             guard current.isSymbol(")") else {
@@ -216,7 +221,8 @@ struct PredicateParser {
         guard current.isSymbol("[") else { return [] }
         let open = advance()
         guard case .identifier(let flags) = current.kind else {
-            throw QueryPredicateError(.syntax, "Expected comparison modifiers such as [c] or [cd] after '['", position: current.position)
+            throw QueryPredicateError(
+                .syntax, "Expected comparison modifiers such as [c] or [cd] after '['", position: current.position)
         }
         _ = advance()
         var options: PredicateStringOptions = []
@@ -267,7 +273,8 @@ struct PredicateParser {
             _ = advance()
             return .constant(.double(value))
         case .integerMinMagnitude:
-            throw QueryPredicateError(.syntax, "Integer literal \(token.spelling) is too large", position: token.position)
+            throw QueryPredicateError(
+                .syntax, "Integer literal \(token.spelling) is too large", position: token.position)
         case .specifier(let specifier):
             _ = advance()
             return try substitute(specifier: specifier, token: token)
@@ -292,7 +299,8 @@ struct PredicateParser {
                 _ = advance()
                 return .constant(.int(.min))
             default:
-                throw QueryPredicateError(.unsupported, "Arithmetic ('-') is not supported in CloudKit predicates", position: token.position)
+                throw QueryPredicateError(
+                    .unsupported, "Arithmetic ('-') is not supported in CloudKit predicates", position: token.position)
             }
         case .symbol(let symbol):
             if symbol == "(" {
@@ -316,7 +324,9 @@ struct PredicateParser {
         }
     }
 
-    private mutating func operand(for keyword: PredicateKeyword, token: PredicateToken) throws(QueryPredicateError) -> PredicateOperand {
+    private mutating func operand(for keyword: PredicateKeyword, token: PredicateToken) throws(QueryPredicateError)
+        -> PredicateOperand
+    {
         switch keyword {
         case .true, .yes:
             return .constant(.bool(true))
@@ -352,7 +362,8 @@ struct PredicateParser {
                 _ = advance()
                 path += "." + name
             default:
-                throw QueryPredicateError(.syntax, "Expected a key after '.' in the key path '\(path).'", position: dot.position)
+                throw QueryPredicateError(
+                    .syntax, "Expected a key after '.' in the key path '\(path).'", position: dot.position)
             }
         }
         return path
@@ -428,7 +439,9 @@ struct PredicateParser {
         }
     }
 
-    private mutating func parseFunction(name: String, token: PredicateToken) throws(QueryPredicateError) -> PredicateOperand {
+    private mutating func parseFunction(name: String, token: PredicateToken) throws(QueryPredicateError)
+        -> PredicateOperand
+    {
         guard current.isSymbol("(") else {
             throw QueryPredicateError(.syntax, "Expected '(' after the function '\(name)'", position: current.position)
         }
@@ -452,10 +465,13 @@ struct PredicateParser {
         case _ where name.uppercased() == "CAST":
             let operands = try parseArguments(of: name)
             guard operands.count == 2, case .constant(.string(let type)) = operands[1] else {
-                throw QueryPredicateError(.syntax, "CAST takes a value and a type name, as in CAST(0, 'NSDate')", position: token.position)
+                throw QueryPredicateError(
+                    .syntax, "CAST takes a value and a type name, as in CAST(0, 'NSDate')", position: token.position)
             }
             guard type == "NSDate" else {
-                throw QueryPredicateError(.unsupported, "CAST to '\(type)' is not supported; only CAST(seconds, 'NSDate')", position: token.position)
+                throw QueryPredicateError(
+                    .unsupported, "CAST to '\(type)' is not supported; only CAST(seconds, 'NSDate')",
+                    position: token.position)
             }
             switch operands[0] {
             case .constant(.int(let seconds)):
@@ -465,7 +481,8 @@ struct PredicateParser {
             case .constant(.date(let date)):
                 return .constant(.date(date))
             default:
-                throw QueryPredicateError(.syntax, "CAST(…, 'NSDate') needs a number of seconds since 2001-01-01", position: token.position)
+                throw QueryPredicateError(
+                    .syntax, "CAST(…, 'NSDate') needs a number of seconds since 2001-01-01", position: token.position)
             }
         default:
             throw QueryPredicateError(
@@ -491,7 +508,9 @@ struct PredicateParser {
         return argument
     }
 
-    private mutating func substitute(specifier: String, token: PredicateToken) throws(QueryPredicateError) -> PredicateOperand {
+    private mutating func substitute(specifier: String, token: PredicateToken) throws(QueryPredicateError)
+        -> PredicateOperand
+    {
         let argument = try nextArgument(for: token)
         let value: PredicateValue
         do {

@@ -79,12 +79,14 @@ extension PredicateValue: CustomStringConvertible {
         case .date(let date):
             return "CAST(\(date.timeIntervalSinceReferenceDate), \"NSDate\")"
         case .bytes(let data):
-            return "<" + data.map { byte in
-                let hex = String(byte, radix: 16)
-                return byte < 16 ? "0" + hex : hex
-            }.joined() + ">"
+            return "<"
+                + data.map { byte in
+                    let hex = String(byte, radix: 16)
+                    return byte < 16 ? "0" + hex : hex
+                }.joined() + ">"
         case .reference(let recordName, let zoneName, let ownerName):
-            return "<reference \(PredicateValue.quoted(recordName)) zone \(PredicateValue.quoted(zoneName)) owner \(PredicateValue.quoted(ownerName))>"
+            return
+                "<reference \(PredicateValue.quoted(recordName)) zone \(PredicateValue.quoted(zoneName)) owner \(PredicateValue.quoted(ownerName))>"
         case .location(let latitude, let longitude):
             return "<location \(latitude), \(longitude)>"
         case .list(let elements):

@@ -36,7 +36,9 @@ extension QueryPredicate {
     /// Every subpredicate is evaluated, so the error does not depend on evaluation order.
     ///
     /// - Throws: ``QueryPredicateError`` with code ``QueryPredicateError/Code/evaluation``.
-    public func evaluateStrictly(_ subject: some PredicateSubject, now: Date = Date()) throws(QueryPredicateError) -> Bool {
+    public func evaluateStrictly(_ subject: some PredicateSubject, now: Date = Date()) throws(QueryPredicateError)
+        -> Bool
+    {
         var evaluator = PredicateEvaluator(subject: subject, now: now, strict: true)
         return try evaluator.evaluate(self) == .yes
     }
@@ -123,7 +125,8 @@ struct PredicateEvaluator<Subject: PredicateSubject> {
             else { return .absent }
             guard let from = PredicateLocation(location), let to = PredicateLocation(fixed) else {
                 if strict {
-                    let culprit = PredicateLocation(location) == nil ? (locationOperand, location) : (fixedOperand, fixed)
+                    let culprit =
+                        PredicateLocation(location) == nil ? (locationOperand, location) : (fixedOperand, fixed)
                     throw QueryPredicateError(
                         .evaluation,
                         "distanceToLocation:fromLocation: needs locations, but \(PredicateEvaluator.name(of: culprit.0)) holds a value of type \(culprit.1.kindName)"
@@ -220,12 +223,13 @@ struct PredicateEvaluator<Subject: PredicateSubject> {
         case .between:
             guard let bounds = r.listElements, bounds.count == 2 else { return .unknown }
             let values = l.listElements ?? [l]
-            return .any(values.map { value in
-                .all([
-                    PredicateEvaluator.order(value, bounds[0], .greaterThanOrEqualTo, options),
-                    PredicateEvaluator.order(value, bounds[1], .lessThanOrEqualTo, options),
-                ])
-            })
+            return .any(
+                values.map { value in
+                    .all([
+                        PredicateEvaluator.order(value, bounds[0], .greaterThanOrEqualTo, options),
+                        PredicateEvaluator.order(value, bounds[1], .lessThanOrEqualTo, options),
+                    ])
+                })
         case .beginsWith, .endsWith:
             guard case .string(let affix) = r else { return .unknown }
             let values = l.listElements ?? [l]
@@ -247,7 +251,8 @@ struct PredicateEvaluator<Subject: PredicateSubject> {
             }
             return .any(truths)
         case .contains:
-            return try membership(element: r, container: l, containerOperand: element ? nil : comparison.left, comparison)
+            return try membership(
+                element: r, container: l, containerOperand: element ? nil : comparison.left, comparison)
         case .in:
             return try membership(element: l, container: r, containerOperand: comparison.right, comparison)
         case .like, .matches:
@@ -285,7 +290,9 @@ struct PredicateEvaluator<Subject: PredicateSubject> {
 
     // MARK: - Values
 
-    private static func isMember(_ value: PredicateValue, of list: [PredicateValue], _ options: PredicateStringOptions) -> Bool {
+    private static func isMember(_ value: PredicateValue, of list: [PredicateValue], _ options: PredicateStringOptions)
+        -> Bool
+    {
         list.contains { equal(value, $0, options) == true }
     }
 

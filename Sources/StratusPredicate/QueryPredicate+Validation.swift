@@ -33,13 +33,16 @@ enum PredicateValidator {
             return
         case .and(let subpredicates):
             if underNot {
-                throw unsupported("NOT cannot negate an AND compound predicate in a CloudKit query: NOT (\(expression))")
+                throw unsupported(
+                    "NOT cannot negate an AND compound predicate in a CloudKit query: NOT (\(expression))")
             }
             for subpredicate in subpredicates {
                 try validate(subpredicate, underNot: false)
             }
         case .or:
-            throw unsupported("OR is not supported in CloudKit queries: \(expression). Run one query per alternative, or use IN {…} for alternatives of one field")
+            throw unsupported(
+                "OR is not supported in CloudKit queries: \(expression). Run one query per alternative, or use IN {…} for alternatives of one field"
+            )
         case .not(let subpredicate):
             try validate(subpredicate, underNot: true)
         case .comparison(let comparison):
@@ -54,7 +57,9 @@ enum PredicateValidator {
         }
         switch comparison.operator {
         case .endsWith, .like, .matches:
-            throw unsupported("The \(comparison.operator) operator is not supported in CloudKit queries (string comparisons allow only BEGINSWITH): \(text)")
+            throw unsupported(
+                "The \(comparison.operator) operator is not supported in CloudKit queries (string comparisons allow only BEGINSWITH): \(text)"
+            )
         default:
             break
         }
@@ -63,10 +68,12 @@ enum PredicateValidator {
         }
         if underNot {
             if comparison.isTokenSearch {
-                throw unsupported("NOT cannot be used with a tokenized search (self CONTAINS …) in a CloudKit query: NOT \(text)")
+                throw unsupported(
+                    "NOT cannot be used with a tokenized search (self CONTAINS …) in a CloudKit query: NOT \(text)")
             }
             if comparison.usesDistance {
-                throw unsupported("NOT cannot be used with distanceToLocation:fromLocation: in a CloudKit query: NOT \(text)")
+                throw unsupported(
+                    "NOT cannot be used with distanceToLocation:fromLocation: in a CloudKit query: NOT \(text)")
             }
             if comparison.operator == .between {
                 throw unsupported("NOT cannot be used with BETWEEN in a CloudKit query: NOT \(text)")
@@ -83,10 +90,12 @@ enum PredicateValidator {
         let leftIsRecord = comparison.left.dependsOnRecord
         let rightIsRecord = comparison.right.dependsOnRecord
         if leftIsRecord && rightIsRecord {
-            throw unsupported("Comparing two fields is not supported in CloudKit queries; compare a field with a value: \(text)")
+            throw unsupported(
+                "Comparing two fields is not supported in CloudKit queries; compare a field with a value: \(text)")
         }
         if !leftIsRecord && !rightIsRecord {
-            throw unsupported("Comparing two constants is not supported in CloudKit queries; compare a field with a value: \(text)")
+            throw unsupported(
+                "Comparing two constants is not supported in CloudKit queries; compare a field with a value: \(text)")
         }
         switch comparison.operator {
         case .between:
@@ -97,7 +106,9 @@ enum PredicateValidator {
             default: boundCount = nil
             }
             guard leftIsRecord, boundCount == 2 else {
-                throw unsupported("BETWEEN needs a field on the left and an aggregate of two values {low, high} on the right: \(text)")
+                throw unsupported(
+                    "BETWEEN needs a field on the left and an aggregate of two values {low, high} on the right: \(text)"
+                )
             }
         case .beginsWith:
             guard leftIsRecord, case .constant(.string) = comparison.right else {
@@ -105,7 +116,9 @@ enum PredicateValidator {
             }
         case .contains:
             if leftIsRecord == false, case .constant(let container) = comparison.left, container.listElements == nil {
-                throw unsupported("CONTAINS on a string is not supported in CloudKit queries; CONTAINS tests list membership (use self CONTAINS for full-text search, BEGINSWITH for prefixes): \(text)")
+                throw unsupported(
+                    "CONTAINS on a string is not supported in CloudKit queries; CONTAINS tests list membership (use self CONTAINS for full-text search, BEGINSWITH for prefixes): \(text)"
+                )
             }
         case .in:
             if leftIsRecord, case .constant(let container) = comparison.right, container.listElements == nil {
@@ -116,11 +129,14 @@ enum PredicateValidator {
         }
     }
 
-    private static func validateKeys(in operand: PredicateOperand, comparison text: String) throws(QueryPredicateError) {
+    private static func validateKeys(in operand: PredicateOperand, comparison text: String) throws(QueryPredicateError)
+    {
         switch operand {
         case .key(let key):
             if key.contains(".") {
-                throw unsupported("Key paths into related records ('\(key)') are not supported in CloudKit queries; use a field of the queried record: \(text)")
+                throw unsupported(
+                    "Key paths into related records ('\(key)') are not supported in CloudKit queries; use a field of the queried record: \(text)"
+                )
             }
         case .aggregate(let elements):
             for element in elements {
@@ -137,7 +153,8 @@ enum PredicateValidator {
         }
     }
 
-    private static func validateTokenSearch(_ comparison: PredicateComparison, text: String) throws(QueryPredicateError) {
+    private static func validateTokenSearch(_ comparison: PredicateComparison, text: String) throws(QueryPredicateError)
+    {
         guard comparison.left == .evaluatedObject, comparison.operator == .contains,
             comparison.quantifier == .direct
         else {
@@ -149,7 +166,8 @@ enum PredicateValidator {
     }
 
     private static func validateDistance(_ comparison: PredicateComparison, text: String) throws(QueryPredicateError) {
-        let requirement = "distanceToLocation:fromLocation:(locationField, location) must be compared with < or <= to a radius in kilometres (CloudKit supports only inside-a-circle searches)"
+        let requirement =
+            "distanceToLocation:fromLocation:(locationField, location) must be compared with < or <= to a radius in kilometres (CloudKit supports only inside-a-circle searches)"
         var function = comparison.left
         var bound = comparison.right
         var comparisonOperator = comparison.operator
@@ -174,13 +192,16 @@ enum PredicateValidator {
             throw unsupported("\(requirement); the radius must be a number: \(text)")
         }
         guard case .key = location else {
-            throw unsupported("The first argument of distanceToLocation:fromLocation: must be a location field: \(text)")
+            throw unsupported(
+                "The first argument of distanceToLocation:fromLocation: must be a location field: \(text)")
         }
         switch fixedLocation {
         case .constant(.location):
             break
         default:
-            throw unsupported("The second argument of distanceToLocation:fromLocation: must be a location value (a CLLocation argument): \(text)")
+            throw unsupported(
+                "The second argument of distanceToLocation:fromLocation: must be a location value (a CLLocation argument): \(text)"
+            )
         }
     }
 }

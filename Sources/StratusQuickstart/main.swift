@@ -27,7 +27,8 @@ func run(_ operation: CKDatabaseOperation) {
 
 // 1. A custom zone.
 let zoneID = CKRecordZone.ID(zoneName: "Notes")
-let makeZone = CKModifyRecordZonesOperation(recordZonesToSave: [CKRecordZone(zoneID: zoneID)], recordZoneIDsToDelete: nil)
+let makeZone = CKModifyRecordZonesOperation(
+    recordZonesToSave: [CKRecordZone(zoneID: zoneID)], recordZoneIDsToDelete: nil)
 makeZone.perRecordZoneSaveBlock = { id, result in
     if case .failure(let error) = result { print("zone \(id.zoneName): \(error)") }
 }
@@ -77,10 +78,13 @@ nonisolated(unsafe) var changed = 0
 changes.recordWasChangedBlock = { _, _ in counter.withLock { changed += 1 } }
 changes.recordZoneFetchResultBlock = { _, result in
     if case .success(let value) = result,
-        let data = try? NSKeyedArchiver.archivedData(withRootObject: value.serverChangeToken, requiringSecureCoding: true)
+        let data = try? NSKeyedArchiver.archivedData(
+            withRootObject: value.serverChangeToken, requiringSecureCoding: true)
     {
         try? data.write(to: tokenFile)
     }
 }
 run(changes)
-print("\(changed) record(s) changed since the \(token == nil ? "beginning" : "last run"); token saved to \(tokenFile.path)")
+print(
+    "\(changed) record(s) changed since the \(token == nil ? "beginning" : "last run"); token saved to \(tokenFile.path)"
+)

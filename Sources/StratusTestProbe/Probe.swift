@@ -7,8 +7,9 @@ enum Probe {
 
     /// Prints `message` and the usage to standard error and exits with status 2.
     static func exitWithUsage(_ message: String) -> Never {
-        printError("StratusTestProbe: \(message)\nusage:\n"
-            + usages.map { "  StratusTestProbe \($0)" }.joined(separator: "\n"))
+        printError(
+            "StratusTestProbe: \(message)\nusage:\n"
+                + usages.map { "  StratusTestProbe \($0)" }.joined(separator: "\n"))
         exit(2)
     }
 

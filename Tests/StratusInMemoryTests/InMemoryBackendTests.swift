@@ -64,9 +64,9 @@ import Testing
     /// transaction would cost 10–100 times more by the end.
     @Test func aMillionKeys() throws {
         #if DEBUG
-        let batches = 20
+            let batches = 20
         #else
-        let batches = 100
+            let batches = 100
         #endif
         let perBatch = 10_000
         let backend = InMemoryBackend()
@@ -102,7 +102,9 @@ import Testing
     }
 
     static func key(_ n: UInt32) -> [UInt8] {
-        [UInt8(n >> 24), UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8),
-         UInt8(truncatingIfNeeded: n)]
+        [
+            UInt8(n >> 24), UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8),
+            UInt8(truncatingIfNeeded: n),
+        ]
     }
 }

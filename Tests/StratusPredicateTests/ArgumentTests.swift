@@ -38,7 +38,9 @@ struct ArgumentTests {
         #expect(try parse("n == %d", Int8(-3)) == comparison(key("n"), .equalTo, value(.int(-3))))
         #expect(try parse("n == %lu", UInt64(5)) == comparison(key("n"), .equalTo, value(.int(5))))
         for specifier in ["%f", "%lf", "%g", "%e"] {
-            #expect(try parse("n < \(specifier)", 2.5) == comparison(key("n"), .lessThan, value(.double(2.5))), "\(specifier)")
+            #expect(
+                try parse("n < \(specifier)", 2.5) == comparison(key("n"), .lessThan, value(.double(2.5))),
+                "\(specifier)")
         }
         #expect(try parse("n < %f", 2) == comparison(key("n"), .lessThan, value(.double(2))))
         #expect(try parse("n < %f", Float(0.5)) == comparison(key("n"), .lessThan, value(.double(0.5))))
@@ -80,12 +82,17 @@ struct ArgumentTests {
             (Set([3, 1, 2]), .list([.int(1), .int(2), .int(3)])),
             (NSSet(array: ["b", "a"]), .list([.string("a"), .string("b")])),
             ([[1], [2]], .list([.list([.int(1)]), .list([.int(2)])])),
-            (TestReference("r1"), .reference(recordName: "r1", zoneName: "_defaultZone", ownerName: "__defaultOwner__")),
+            (
+                TestReference("r1"),
+                .reference(recordName: "r1", zoneName: "_defaultZone", ownerName: "__defaultOwner__")
+            ),
             (TestLocation(latitude: 1, longitude: 2), .location(latitude: 1, longitude: 2)),
             (PredicateValue.bytes(Data([9])), .bytes(Data([9]))),
         ]
         for (argument, expected) in cases {
-            #expect(try parse("x == %@", argument) == comparison(key("x"), .equalTo, value(expected)), "\(type(of: argument))")
+            #expect(
+                try parse("x == %@", argument) == comparison(key("x"), .equalTo, value(expected)),
+                "\(type(of: argument))")
             #expect(try PredicateValue(argument: argument) == expected)
         }
     }
@@ -94,20 +101,27 @@ struct ArgumentTests {
         let date = Date(timeIntervalSince1970: 1_600_000_000)
         let data = Data([0xCA, 0xFE])
         let predicate = NSPredicate(
-            format: "modified > %@ AND blob == %@ AND tags CONTAINS %@ AND n IN %@ AND ok == %@ AND owner == %@ AND %K < %f",
+            format:
+                "modified > %@ AND blob == %@ AND tags CONTAINS %@ AND n IN %@ AND ok == %@ AND owner == %@ AND %K < %f",
             date, data, ["a", "b"], [1, 2], true, TestReference("r"), "score", 1.5
         )
         let expression = try #require(predicate.stratusExpression)
-        #expect(expression == .and([
-            comparison(key("modified"), .greaterThan, value(.date(date))),
-            comparison(key("blob"), .equalTo, value(.bytes(data))),
-            comparison(key("tags"), .contains, value(.list([.string("a"), .string("b")]))),
-            comparison(key("n"), .in, value(.list([.int(1), .int(2)]))),
-            comparison(key("ok"), .equalTo, value(.bool(true))),
-            comparison(key("owner"), .equalTo, value(.reference(recordName: "r", zoneName: "_defaultZone", ownerName: "__defaultOwner__"))),
-            comparison(key("score"), .lessThan, value(.double(1.5))),
-        ]))
-        let nsValues = NSPredicate(format: "d == %@ AND b == %@ AND n == %@ AND s IN %@", NSDate(timeIntervalSince1970: 0), NSData(data: data), NSNumber(value: 3), Set(["x"]))
+        #expect(
+            expression
+                == .and([
+                    comparison(key("modified"), .greaterThan, value(.date(date))),
+                    comparison(key("blob"), .equalTo, value(.bytes(data))),
+                    comparison(key("tags"), .contains, value(.list([.string("a"), .string("b")]))),
+                    comparison(key("n"), .in, value(.list([.int(1), .int(2)]))),
+                    comparison(key("ok"), .equalTo, value(.bool(true))),
+                    comparison(
+                        key("owner"), .equalTo,
+                        value(.reference(recordName: "r", zoneName: "_defaultZone", ownerName: "__defaultOwner__"))),
+                    comparison(key("score"), .lessThan, value(.double(1.5))),
+                ]))
+        let nsValues = NSPredicate(
+            format: "d == %@ AND b == %@ AND n == %@ AND s IN %@", NSDate(timeIntervalSince1970: 0), NSData(data: data),
+            NSNumber(value: 3), Set(["x"]))
         #expect(nsValues.stratusParseError == nil)
     }
 

@@ -28,11 +28,13 @@ struct DistanceTests {
         #expect(!matches("distanceToLocation:fromLocation:(location, %@) < 343", centre, in: record))
         #expect(matches("distanceToLocation:fromLocation:(location, %@) < %f", centre, 343.6, in: record))
         #expect(matches("350 > distanceToLocation:fromLocation:(location, %@)", centre, in: record))
-        #expect(matches("distanceToLocation:fromLocation:(%K, %@) < 400 AND name == 'X'", "location", centre, in: record))
+        #expect(
+            matches("distanceToLocation:fromLocation:(%K, %@) < 400 AND name == 'X'", "location", centre, in: record))
         #expect(!matches("distanceToLocation:fromLocation:(missing, %@) < 400", centre, in: record))
         #expect(!matches("distanceToLocation:fromLocation:(name, %@) < 400", centre, in: record))
         #expect(throws: QueryPredicateError.self) {
-            try QueryPredicate.parse(format: "distanceToLocation:fromLocation:(name, %@) < 400", arguments: [centre]).evaluateStrictly(record)
+            try QueryPredicate.parse(format: "distanceToLocation:fromLocation:(name, %@) < 400", arguments: [centre])
+                .evaluateStrictly(record)
         }
     }
 

@@ -18,10 +18,12 @@ struct FoundationBridgeTests {
 
     @Test func formatPredicates() throws {
         let predicate = NSPredicate(format: "name == %@ AND age > %d", "Bob", 3)
-        #expect(predicate.stratusExpression == .and([
-            comparison(key("name"), .equalTo, value(.string("Bob"))),
-            comparison(key("age"), .greaterThan, value(.int(3))),
-        ]))
+        #expect(
+            predicate.stratusExpression
+                == .and([
+                    comparison(key("name"), .equalTo, value(.string("Bob"))),
+                    comparison(key("age"), .greaterThan, value(.int(3))),
+                ]))
         #expect(predicate.stratusPredicateFormat == "name == \"Bob\" AND age > 3")
         #expect(NSPredicate(format: "TRUEPREDICATE").stratusExpression == .true)
         let fromArray = NSPredicate(format: "name == %@ AND age > %d", argumentArray: ["Bob", 3])
@@ -64,14 +66,25 @@ struct FoundationBridgeTests {
         let b = NSPredicate(format: "b == 2")
         let aExpression = comparison(key("a"), .equalTo, value(.int(1)))
         let bExpression = comparison(key("b"), .equalTo, value(.int(2)))
-        #expect(NSCompoundPredicate(andPredicateWithSubpredicates: [a, b]).stratusExpression == .and([aExpression, bExpression]))
-        #expect(NSCompoundPredicate(orPredicateWithSubpredicates: [a, b]).stratusExpression == .or([aExpression, bExpression]))
+        #expect(
+            NSCompoundPredicate(andPredicateWithSubpredicates: [a, b]).stratusExpression
+                == .and([aExpression, bExpression]))
+        #expect(
+            NSCompoundPredicate(orPredicateWithSubpredicates: [a, b]).stratusExpression
+                == .or([aExpression, bExpression]))
         #expect(NSCompoundPredicate(notPredicateWithSubpredicate: a).stratusExpression == .not(aExpression))
         #expect(NSCompoundPredicate(andPredicateWithSubpredicates: []).stratusExpression == .true)
-        #expect(NSCompoundPredicate(andPredicateWithSubpredicates: [a, NSPredicate(value: true)]).stratusExpression == .and([aExpression, .true]))
-        #expect(NSCompoundPredicate(andPredicateWithSubpredicates: [a, NSPredicate { _, _ in true }]).stratusParseError?.code == .unsupported)
-        #expect(NSCompoundPredicate(andPredicateWithSubpredicates: [a, NSPredicate(format: "(")]).stratusParseError?.code == .syntax)
-        #expect(NSCompoundPredicate(andPredicateWithSubpredicates: [a, b]).stratusPredicateFormat == "a == 1 AND b == 2")
+        #expect(
+            NSCompoundPredicate(andPredicateWithSubpredicates: [a, NSPredicate(value: true)]).stratusExpression
+                == .and([aExpression, .true]))
+        #expect(
+            NSCompoundPredicate(andPredicateWithSubpredicates: [a, NSPredicate { _, _ in true }]).stratusParseError?
+                .code == .unsupported)
+        #expect(
+            NSCompoundPredicate(andPredicateWithSubpredicates: [a, NSPredicate(format: "(")]).stratusParseError?.code
+                == .syntax)
+        #expect(
+            NSCompoundPredicate(andPredicateWithSubpredicates: [a, b]).stratusPredicateFormat == "a == 1 AND b == 2")
         let record = TestRecord(["a": .int(1), "b": .int(3)])
         #expect(!NSCompoundPredicate(andPredicateWithSubpredicates: [a, b]).evaluate(with: record))
         #expect(NSCompoundPredicate(orPredicateWithSubpredicates: [a, b]).evaluate(with: record))
@@ -91,7 +104,8 @@ struct FoundationBridgeTests {
                     for index in 0..<250 {
                         let number = task * 1_000 + index
                         let predicate = NSPredicate(format: "n == %d", number)
-                        guard predicate.stratusExpression == comparison(key("n"), .equalTo, value(.int(Int64(number)))) else {
+                        guard predicate.stratusExpression == comparison(key("n"), .equalTo, value(.int(Int64(number))))
+                        else {
                             return false
                         }
                     }

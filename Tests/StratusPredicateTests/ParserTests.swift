@@ -4,11 +4,13 @@ import Testing
 
 @Suite("Parsing")
 struct ParserTests {
-    @Test("Every comparison operator spelling", arguments: [
-        ("=", PredicateOperator.equalTo), ("==", .equalTo), ("!=", .notEqualTo), ("<>", .notEqualTo),
-        ("<", .lessThan), ("<=", .lessThanOrEqualTo), ("=<", .lessThanOrEqualTo),
-        (">", .greaterThan), (">=", .greaterThanOrEqualTo), ("=>", .greaterThanOrEqualTo),
-    ])
+    @Test(
+        "Every comparison operator spelling",
+        arguments: [
+            ("=", PredicateOperator.equalTo), ("==", .equalTo), ("!=", .notEqualTo), ("<>", .notEqualTo),
+            ("<", .lessThan), ("<=", .lessThanOrEqualTo), ("=<", .lessThanOrEqualTo),
+            (">", .greaterThan), (">=", .greaterThanOrEqualTo), ("=>", .greaterThanOrEqualTo),
+        ])
     func operators(spelling: String, expected: PredicateOperator) throws {
         #expect(try parse("age \(spelling) 3") == comparison(key("age"), expected, value(.int(3))))
         #expect(try parse("age\(spelling)3") == comparison(key("age"), expected, value(.int(3))))
@@ -31,41 +33,68 @@ struct ParserTests {
         }
         #expect(try parse("x == nil") == comparison(key("x"), .equalTo, value(.null)))
         #expect(try parse("x == NULL") == comparison(key("x"), .equalTo, value(.null)))
-        #expect(try parse("d == CAST(0, 'NSDate')") == comparison(key("d"), .equalTo, value(.date(Date(timeIntervalSinceReferenceDate: 0)))))
+        #expect(
+            try parse("d == CAST(0, 'NSDate')")
+                == comparison(key("d"), .equalTo, value(.date(Date(timeIntervalSinceReferenceDate: 0)))))
     }
 
     @Test func aggregatesFoldToLists() throws {
-        #expect(try parse("color IN {'red', 'green'}") == comparison(key("color"), .in, value(.list([.string("red"), .string("green")]))))
+        #expect(
+            try parse("color IN {'red', 'green'}")
+                == comparison(key("color"), .in, value(.list([.string("red"), .string("green")]))))
         #expect(try parse("color IN {}") == comparison(key("color"), .in, value(.list([]))))
-        #expect(try parse("n BETWEEN {1, 2.5}") == comparison(key("n"), .between, value(.list([.int(1), .double(2.5)]))))
-        #expect(try parse("d BETWEEN {%@, now()}", Date(timeIntervalSince1970: 0))
-            == comparison(key("d"), .between, .aggregate([value(.date(Date(timeIntervalSince1970: 0))), .now])))
+        #expect(
+            try parse("n BETWEEN {1, 2.5}") == comparison(key("n"), .between, value(.list([.int(1), .double(2.5)]))))
+        #expect(
+            try parse("d BETWEEN {%@, now()}", Date(timeIntervalSince1970: 0))
+                == comparison(key("d"), .between, .aggregate([value(.date(Date(timeIntervalSince1970: 0))), .now])))
     }
 
     @Test func stringOperatorsAndModifiers() throws {
         #expect(try parse("name BEGINSWITH 'Bo'") == comparison(key("name"), .beginsWith, value(.string("Bo"))))
-        #expect(try parse("name beginswith[c] 'bo'") == comparison(key("name"), .beginsWith, value(.string("bo")), .direct, .caseInsensitive))
-        #expect(try parse("name ==[cd] 'bo'") == comparison(key("name"), .equalTo, value(.string("bo")), .direct, [.caseInsensitive, .diacriticInsensitive]))
-        #expect(try parse("name =[d] 'bo'") == comparison(key("name"), .equalTo, value(.string("bo")), .direct, .diacriticInsensitive))
+        #expect(
+            try parse("name beginswith[c] 'bo'")
+                == comparison(key("name"), .beginsWith, value(.string("bo")), .direct, .caseInsensitive))
+        #expect(
+            try parse("name ==[cd] 'bo'")
+                == comparison(
+                    key("name"), .equalTo, value(.string("bo")), .direct, [.caseInsensitive, .diacriticInsensitive]))
+        #expect(
+            try parse("name =[d] 'bo'")
+                == comparison(key("name"), .equalTo, value(.string("bo")), .direct, .diacriticInsensitive))
         #expect(try parse("name ENDSWITH 'b'") == comparison(key("name"), .endsWith, value(.string("b"))))
         #expect(try parse("name LIKE 'b*'") == comparison(key("name"), .like, value(.string("b*"))))
         #expect(try parse("name MATCHES 'b.*'") == comparison(key("name"), .matches, value(.string("b.*"))))
     }
 
     @Test func membershipForms() throws {
-        #expect(try parse("favoriteColors CONTAINS 'red'") == comparison(key("favoriteColors"), .contains, value(.string("red"))))
+        #expect(
+            try parse("favoriteColors CONTAINS 'red'")
+                == comparison(key("favoriteColors"), .contains, value(.string("red"))))
         #expect(try parse("'red' IN favoriteColors") == comparison(value(.string("red")), .in, key("favoriteColors")))
-        #expect(try parse("ANY favoriteColors = 'red'") == comparison(key("favoriteColors"), .equalTo, value(.string("red")), .any))
-        #expect(try parse("SOME favoriteColors = 'red'") == comparison(key("favoriteColors"), .equalTo, value(.string("red")), .any))
-        #expect(try parse("ANY favoriteColors BEGINSWITH 'r'") == comparison(key("favoriteColors"), .beginsWith, value(.string("r")), .any))
-        #expect(try parse("ANY { 'red', 'green' } = favoriteColor") == comparison(value(.list([.string("red"), .string("green")])), .equalTo, key("favoriteColor"), .any))
+        #expect(
+            try parse("ANY favoriteColors = 'red'")
+                == comparison(key("favoriteColors"), .equalTo, value(.string("red")), .any))
+        #expect(
+            try parse("SOME favoriteColors = 'red'")
+                == comparison(key("favoriteColors"), .equalTo, value(.string("red")), .any))
+        #expect(
+            try parse("ANY favoriteColors BEGINSWITH 'r'")
+                == comparison(key("favoriteColors"), .beginsWith, value(.string("r")), .any))
+        #expect(
+            try parse("ANY { 'red', 'green' } = favoriteColor")
+                == comparison(value(.list([.string("red"), .string("green")])), .equalTo, key("favoriteColor"), .any))
         #expect(try parse("ALL tags = 'x'") == comparison(key("tags"), .equalTo, value(.string("x")), .all))
         #expect(try parse("NONE tags = 'x'") == .not(comparison(key("tags"), .equalTo, value(.string("x")), .any)))
-        #expect(try parse("%K CONTAINS %@", "favoriteColors", "red") == comparison(key("favoriteColors"), .contains, value(.string("red"))))
+        #expect(
+            try parse("%K CONTAINS %@", "favoriteColors", "red")
+                == comparison(key("favoriteColors"), .contains, value(.string("red"))))
     }
 
     @Test func selfAndTokenSearch() throws {
-        #expect(try parse("self CONTAINS 'bob smith'") == comparison(.evaluatedObject, .contains, value(.string("bob smith"))))
+        #expect(
+            try parse("self CONTAINS 'bob smith'")
+                == comparison(.evaluatedObject, .contains, value(.string("bob smith"))))
         #expect(try parse("SELF contains 'bob'") == comparison(.evaluatedObject, .contains, value(.string("bob"))))
         #expect(try parse("SELF.name == 'x'") == comparison(key("name"), .equalTo, value(.string("x"))))
     }
@@ -109,10 +138,12 @@ struct ParserTests {
 
     @Test func functions() throws {
         let paris = PredicateValue.location(latitude: 48.8566, longitude: 2.3522)
-        #expect(try parse("distanceToLocation:fromLocation:(location, %@) < 10", paris)
-            == comparison(.distance(key("location"), value(paris)), .lessThan, value(.int(10))))
-        #expect(try parse("distanceToLocation:fromLocation:(%K, %@) <= %f", "where", paris, 2.5)
-            == comparison(.distance(key("where"), value(paris)), .lessThanOrEqualTo, value(.double(2.5))))
+        #expect(
+            try parse("distanceToLocation:fromLocation:(location, %@) < 10", paris)
+                == comparison(.distance(key("location"), value(paris)), .lessThan, value(.int(10))))
+        #expect(
+            try parse("distanceToLocation:fromLocation:(%K, %@) <= %f", "where", paris, 2.5)
+                == comparison(.distance(key("where"), value(paris)), .lessThanOrEqualTo, value(.double(2.5))))
         #expect(try parse("modified < now()") == comparison(key("modified"), .lessThan, .now))
         #expect(try parse("modified < NOW( )") == comparison(key("modified"), .lessThan, .now))
     }

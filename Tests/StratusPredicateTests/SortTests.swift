@@ -20,16 +20,18 @@ struct SortTests {
 
     @Test func numbersMixAcrossRepresentations() {
         let values: [PredicateValue?] = [.double(2.5), .int(3), .bool(false), .int(-1), .double(.nan), .double(1)]
-        #expect(sorted(values, by: SortKey(key: "n", ascending: true)).map { $0?.description } == [
-            "-1", "NO", "1.0", "2.5", "3", "nan",
-        ])
+        #expect(
+            sorted(values, by: SortKey(key: "n", ascending: true)).map { $0?.description } == [
+                "-1", "NO", "1.0", "2.5", "3", "nan",
+            ])
     }
 
     @Test func stringsAreCaseSensitive() {
         let values: [PredicateValue?] = [.string("banana"), .string("Cherry"), .string("apple"), .string("Apple")]
-        #expect(sorted(values, by: SortKey(key: "s", ascending: true)) == [
-            .string("Apple"), .string("Cherry"), .string("apple"), .string("banana"),
-        ])
+        #expect(
+            sorted(values, by: SortKey(key: "s", ascending: true)) == [
+                .string("Apple"), .string("Cherry"), .string("apple"), .string("banana"),
+            ])
     }
 
     @Test func otherKindsAndMixedKinds() {
@@ -37,10 +39,11 @@ struct SortTests {
         let late = Date(timeIntervalSince1970: 10)
         #expect(PredicateValue.sortOrder(.date(early), .date(late)) == .orderedAscending)
         #expect(PredicateValue.sortOrder(.bytes(Data([1])), .bytes(Data([1, 0]))) == .orderedAscending)
-        #expect(PredicateValue.sortOrder(
-            .reference(recordName: "a", zoneName: "z", ownerName: "o"),
-            .reference(recordName: "a", zoneName: "y", ownerName: "o")
-        ) == .orderedDescending)
+        #expect(
+            PredicateValue.sortOrder(
+                .reference(recordName: "a", zoneName: "z", ownerName: "o"),
+                .reference(recordName: "a", zoneName: "y", ownerName: "o")
+            ) == .orderedDescending)
         #expect(PredicateValue.sortOrder(.list([.int(1)]), .list([.int(1), .int(0)])) == .orderedAscending)
         // Kinds order: null, numbers, strings, dates, …
         #expect(PredicateValue.sortOrder(.int(99), .string("0")) == .orderedAscending)

@@ -52,7 +52,9 @@ func parseError(_ format: String, _ arguments: Any...) -> QueryPredicateError? {
 }
 
 /// The error validating `format` throws, or `nil` when it is valid (parse errors fail the test).
-func validationError(_ format: String, _ arguments: Any..., sourceLocation: SourceLocation = #_sourceLocation) -> QueryPredicateError? {
+func validationError(_ format: String, _ arguments: Any..., sourceLocation: SourceLocation = #_sourceLocation)
+    -> QueryPredicateError?
+{
     let expression: QueryPredicate
     do {
         expression = try QueryPredicate.parse(format: format, arguments: arguments)
@@ -69,7 +71,9 @@ func validationError(_ format: String, _ arguments: Any..., sourceLocation: Sour
 }
 
 /// Whether `format` (which must parse) matches `record`.
-func matches(_ format: String, _ arguments: Any..., in record: TestRecord, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+func matches(
+    _ format: String, _ arguments: Any..., in record: TestRecord, sourceLocation: SourceLocation = #_sourceLocation
+) -> Bool {
     do {
         return try QueryPredicate.parse(format: format, arguments: arguments).evaluate(record)
     } catch {

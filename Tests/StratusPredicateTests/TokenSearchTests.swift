@@ -29,24 +29,26 @@ struct TokenSearchTests {
         "year": .int(1887),
     ])
 
-    @Test("self CONTAINS matches any token", arguments: [
-        ("bob", true),
-        ("BOB", true),
-        ("bob smith", true),
-        ("bob jones", true),      // any token
-        ("jones", false),
-        ("cafe", true),           // diacritics ignored
-        ("CAFÉ", true),
-        ("flore paris", true),    // across fields, list elements included
-        ("coffee", true),
-        ("1887", false),          // numbers are not searchable text
-        ("smi", false),           // whole tokens only
-        ("the", false),           // only stop words: matches nothing
-        ("the and of", false),
-        ("", false),
-        ("the bob", true),        // stop words dropped
-        ("de", true),
-    ])
+    @Test(
+        "self CONTAINS matches any token",
+        arguments: [
+            ("bob", true),
+            ("BOB", true),
+            ("bob smith", true),
+            ("bob jones", true),  // any token
+            ("jones", false),
+            ("cafe", true),  // diacritics ignored
+            ("CAFÉ", true),
+            ("flore paris", true),  // across fields, list elements included
+            ("coffee", true),
+            ("1887", false),  // numbers are not searchable text
+            ("smi", false),  // whole tokens only
+            ("the", false),  // only stop words: matches nothing
+            ("the and of", false),
+            ("", false),
+            ("the bob", true),  // stop words dropped
+            ("de", true),
+        ])
     func tokenSearch(words: String, expected: Bool) {
         #expect(matches("self CONTAINS %@", words, in: Self.record) == expected, "\(words)")
     }

@@ -6,31 +6,33 @@ import Testing
 struct ValidationTests {
     static let paris = PredicateValue.location(latitude: 48.8566, longitude: 2.3522)
 
-    @Test("Supported predicates pass", arguments: [
-        "TRUEPREDICATE",
-        "FALSEPREDICATE",
-        "name == 'x'",
-        "name = 'x' AND age >= 3 AND age =< 10",
-        "age BETWEEN {1, 10}",
-        "name BEGINSWITH 'Bo'",
-        "ANY tags BEGINSWITH 'x'",
-        "tags CONTAINS 'red'",
-        "'red' IN tags",
-        "ANY tags = 'red'",
-        "color IN {'red', 'green'}",
-        "ANY {'red', 'green'} = color",
-        "self CONTAINS 'bob smith'",
-        "self CONTAINS 'bob' AND self CONTAINS 'smith'",
-        "NOT name == 'x'",
-        "NOT (name == 'x')",
-        "NOT NOT name == 'x'",
-        "name != 'x' AND NOT age < 3",
-        "modified < now()",
-        "modified BETWEEN {CAST(0, 'NSDate'), now()}",
-        "5 < age",
-        "name ==[cd] 'x'",
-        "x == nil",
-    ])
+    @Test(
+        "Supported predicates pass",
+        arguments: [
+            "TRUEPREDICATE",
+            "FALSEPREDICATE",
+            "name == 'x'",
+            "name = 'x' AND age >= 3 AND age =< 10",
+            "age BETWEEN {1, 10}",
+            "name BEGINSWITH 'Bo'",
+            "ANY tags BEGINSWITH 'x'",
+            "tags CONTAINS 'red'",
+            "'red' IN tags",
+            "ANY tags = 'red'",
+            "color IN {'red', 'green'}",
+            "ANY {'red', 'green'} = color",
+            "self CONTAINS 'bob smith'",
+            "self CONTAINS 'bob' AND self CONTAINS 'smith'",
+            "NOT name == 'x'",
+            "NOT (name == 'x')",
+            "NOT NOT name == 'x'",
+            "name != 'x' AND NOT age < 3",
+            "modified < now()",
+            "modified BETWEEN {CAST(0, 'NSDate'), now()}",
+            "5 < age",
+            "name ==[cd] 'x'",
+            "x == nil",
+        ])
     func supported(format: String) {
         #expect(validationError(format) == nil)
     }
@@ -39,7 +41,9 @@ struct ValidationTests {
         #expect(validationError("distanceToLocation:fromLocation:(location, %@) < 10", Self.paris) == nil)
         #expect(validationError("distanceToLocation:fromLocation:(location, %@) <= %f", Self.paris, 2.5) == nil)
         #expect(validationError("10 > distanceToLocation:fromLocation:(location, %@)", Self.paris) == nil)
-        #expect(validationError("%K == 'x' AND distanceToLocation:fromLocation:(%K, %@) < 10", "name", "where", Self.paris) == nil)
+        #expect(
+            validationError("%K == 'x' AND distanceToLocation:fromLocation:(%K, %@) < 10", "name", "where", Self.paris)
+                == nil)
     }
 
     /// Each rejected construct and a fragment its message must contain.
@@ -91,12 +95,24 @@ struct ValidationTests {
             let error = validate(format, arguments)
             #expect(error?.message.contains(requirement) == true, "\(format): \(error?.message ?? "accepted")")
         }
-        #expect(validate("distanceToLocation:fromLocation:(location, %@) < 'far'", [Self.paris])?.message.contains("radius must be a number") == true)
-        #expect(validate("distanceToLocation:fromLocation:(location, %@) < %@", [Self.paris, Date()])?.message.contains("radius must be a number") == true)
-        #expect(validate("distanceToLocation:fromLocation:(location, 'x') < 1", [])?.message.contains("must be a location value") == true)
-        #expect(validate("distanceToLocation:fromLocation:(%@, %@) < 1", [Self.paris, Self.paris])?.message.contains("must be a location field") == true)
-        #expect(validate("NOT distanceToLocation:fromLocation:(location, %@) < 1", [Self.paris])?.message.contains("NOT cannot be used with distanceToLocation") == true)
-        #expect(validate("distanceToLocation:fromLocation:(home.location, %@) < 1", [Self.paris])?.message.contains("home.location") == true)
+        #expect(
+            validate("distanceToLocation:fromLocation:(location, %@) < 'far'", [Self.paris])?.message.contains(
+                "radius must be a number") == true)
+        #expect(
+            validate("distanceToLocation:fromLocation:(location, %@) < %@", [Self.paris, Date()])?.message.contains(
+                "radius must be a number") == true)
+        #expect(
+            validate("distanceToLocation:fromLocation:(location, 'x') < 1", [])?.message.contains(
+                "must be a location value") == true)
+        #expect(
+            validate("distanceToLocation:fromLocation:(%@, %@) < 1", [Self.paris, Self.paris])?.message.contains(
+                "must be a location field") == true)
+        #expect(
+            validate("NOT distanceToLocation:fromLocation:(location, %@) < 1", [Self.paris])?.message.contains(
+                "NOT cannot be used with distanceToLocation") == true)
+        #expect(
+            validate("distanceToLocation:fromLocation:(home.location, %@) < 1", [Self.paris])?.message.contains(
+                "home.location") == true)
     }
 
     private func validate(_ format: String, _ arguments: [Any]) -> QueryPredicateError? {
@@ -114,9 +130,10 @@ struct ValidationTests {
         ])
         let orExpression = try #require(or.stratusExpression)
         #expect(throws: QueryPredicateError.self) { try orExpression.validateForCloudKit() }
-        let notAnd = NSCompoundPredicate(notPredicateWithSubpredicate: NSCompoundPredicate(andPredicateWithSubpredicates: [
-            NSPredicate(format: "a == 1"), NSPredicate(format: "b == 2"),
-        ]))
+        let notAnd = NSCompoundPredicate(
+            notPredicateWithSubpredicate: NSCompoundPredicate(andPredicateWithSubpredicates: [
+                NSPredicate(format: "a == 1"), NSPredicate(format: "b == 2"),
+            ]))
         let notAndExpression = try #require(notAnd.stratusExpression)
         #expect(throws: QueryPredicateError.self) { try notAndExpression.validateForCloudKit() }
     }

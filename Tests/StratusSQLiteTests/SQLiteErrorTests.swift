@@ -1,7 +1,8 @@
 import Foundation
 import StratusBackend
-@testable import StratusSQLite
 import Testing
+
+@testable import StratusSQLite
 
 /// How SQLite failures surface as ``BackendError`` codes.
 @Suite("SQLite errors")

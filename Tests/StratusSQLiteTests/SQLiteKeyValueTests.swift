@@ -117,7 +117,8 @@ struct SQLiteKeyValueTests {
                 #expect(try tx.scan(range, limit: 3).map(\.key) == [[2], [3], [4]])
                 #expect(try tx.scan(range, limit: 3, reverse: true).map(\.key) == [[7], [6], [5]])
                 #expect(try tx.scan(range, limit: 1, reverse: true) == [KeyValuePair(key: [7], value: [7, 7])])
-                #expect(try tx.scan(range, limit: 100, reverse: true).map(\.key) == (2..<8).reversed().map { [UInt8($0)] })
+                #expect(
+                    try tx.scan(range, limit: 100, reverse: true).map(\.key) == (2..<8).reversed().map { [UInt8($0)] })
                 // Upper bound excluded, lower bound included, even when they are not stored.
                 #expect(try tx.scan(KeyRange(from: [2, 0], to: [4]), limit: 10).map(\.key) == [[3]])
                 // Empty and inverted ranges give nothing.
@@ -149,7 +150,10 @@ struct SQLiteKeyValueTests {
                 try tx.clearRange(KeyRange(from: [3], to: [6]))
                 // Read your writes inside the body.
                 #expect(try tx.get([4]) == nil)
-                #expect(try tx.scan(KeyRange(from: [2], to: [7]), limit: 100).map(\.key) == [[2], [2, 0xFF], [6], [6, 0xFF]])
+                #expect(
+                    try tx.scan(KeyRange(from: [2], to: [7]), limit: 100).map(\.key) == [
+                        [2], [2, 0xFF], [6], [6, 0xFF],
+                    ])
                 // An empty or inverted range removes nothing.
                 try tx.clearRange(KeyRange(from: [8], to: [8]))
                 try tx.clearRange(KeyRange(from: [9], to: [8]))
@@ -157,7 +161,9 @@ struct SQLiteKeyValueTests {
             }
             let keys = try backend.read { try $0.scan(Self.everything, limit: 100).map(\.key) }
             #expect(
-                keys == [[1], [1, 0xFF], [2], [2, 0xFF], [6], [6, 0xFF], [7], [7, 0xFF], [8], [8, 0xFF], [9], [9, 0xFF]])
+                keys == [
+                    [1], [1, 0xFF], [2], [2, 0xFF], [6], [6, 0xFF], [7], [7, 0xFF], [8], [8, 0xFF], [9], [9, 0xFF],
+                ])
         }
     }
 

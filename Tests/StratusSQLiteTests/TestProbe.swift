@@ -18,7 +18,7 @@ enum TestProbe {
             starts.append(URL(fileURLWithPath: first).resolvingSymlinksInPath())
         }
         #if os(Linux)
-        starts.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
+            starts.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
         #endif
         if let main = Bundle.main.executableURL { starts.append(main) }
         // On macOS the tests run inside `xctest`, and the bundle is `X.xctest/Contents/MacOS/X`.

@@ -40,10 +40,9 @@ public struct BackendHooks: Sendable {
     }
 
     /// `get`, in read and write transactions. Defaults to `transaction.get(key)`.
-    public var get:
-        @Sendable (_ transaction: any BackendReadTransaction, _ key: [UInt8]) throws -> [UInt8]? = {
-            transaction, key in try transaction.get(key)
-        }
+    public var get: @Sendable (_ transaction: any BackendReadTransaction, _ key: [UInt8]) throws -> [UInt8]? = {
+        transaction, key in try transaction.get(key)
+    }
 
     /// `scan`, in read and write transactions. Defaults to forwarding.
     public var scan:
@@ -60,16 +59,14 @@ public struct BackendHooks: Sendable {
             throws -> Void = { transaction, key, value in try transaction.set(key, value) }
 
     /// `clear`. Defaults to `transaction.clear(key)`.
-    public var clear:
-        @Sendable (_ transaction: any BackendWriteTransaction, _ key: [UInt8]) throws -> Void = {
-            transaction, key in try transaction.clear(key)
-        }
+    public var clear: @Sendable (_ transaction: any BackendWriteTransaction, _ key: [UInt8]) throws -> Void = {
+        transaction, key in try transaction.clear(key)
+    }
 
     /// `clearRange`. Defaults to `transaction.clearRange(range)`.
-    public var clearRange:
-        @Sendable (_ transaction: any BackendWriteTransaction, _ range: KeyRange) throws -> Void = {
-            transaction, range in try transaction.clearRange(range)
-        }
+    public var clearRange: @Sendable (_ transaction: any BackendWriteTransaction, _ range: KeyRange) throws -> Void = {
+        transaction, range in try transaction.clearRange(range)
+    }
 
     /// Hooks that forward every call unchanged.
     public init() {}

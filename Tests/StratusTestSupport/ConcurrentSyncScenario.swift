@@ -69,6 +69,7 @@ public enum ConcurrentSyncScenario {
         /// Every broken invariant, described; empty when the scenario passed.
         public var problems: [String] = []
 
+        /// A textual description, for logs.
         public var description: String {
             "\(batches) batches (\(creates) creates, \(modifications) modifications, \(deletions) deletions); "
                 + "follower: \(fetchesDuringWrites) fetches during writes + \(finalFetches) final, "

@@ -25,6 +25,7 @@ public struct RecordSnapshot: Hashable, Sendable, CustomStringConvertible {
         self.fields = fields
     }
 
+    /// A textual description, for logs.
     public var description: String {
         "tag \(changeTag), fields "
             + fields.keys.sorted().map { "\($0)=\(fields[$0]!.prefix(40))" }.joined(separator: " ")

@@ -6,12 +6,15 @@ import Testing
 /// the order of every sort descriptor, across zones, even when records change between pages.
 @Suite struct SortedQueryTests {
     /// Follows cursors to exhaustion with `limit` records per page.
-    private func walk(_ query: CKQuery, zoneID: CKRecordZone.ID?, limit: Int, in database: CKDatabase) async throws -> [CKRecord] {
+    private func walk(_ query: CKQuery, zoneID: CKRecordZone.ID?, limit: Int, in database: CKDatabase) async throws
+        -> [CKRecord]
+    {
         var records: [CKRecord] = []
         var cursor: CKQueryOperation.Cursor?
         var pages = 0
         repeat {
-            let result: (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?)
+            let result:
+                (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?)
             if let cursor {
                 result = try await database.records(continuingMatchFrom: cursor, resultsLimit: limit)
             } else {
@@ -30,7 +33,9 @@ import Testing
         let b = try await OpsTestKit.makeZone("B", in: database)
         var records: [CKRecord] = []
         for n in 0..<120 {
-            let record = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: String(format: "r%03d", n), zoneID: n % 2 == 0 ? a : b))
+            let record = CKRecord(
+                recordType: "Item",
+                recordID: CKRecord.ID(recordName: String(format: "r%03d", n), zoneID: n % 2 == 0 ? a : b))
             if n % 10 != 0 { record["rank"] = n % 7 }  // duplicates, and some records without a rank
             record["name"] = "item \(119 - n)"
             records.append(record)
@@ -45,7 +50,9 @@ import Testing
         let database = OpsTestKit.makeContainer().privateCloudDatabase
         _ = try await seed(database)
         let query = CKQuery(recordType: "Item", predicate: NSPredicate(value: true))
-        query.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: ascending), NSSortDescriptor(key: "name", ascending: true)]
+        query.sortDescriptors = [
+            NSSortDescriptor(key: "rank", ascending: ascending), NSSortDescriptor(key: "name", ascending: true),
+        ]
         let records = try await walk(query, zoneID: nil, limit: 7, in: database)
         #expect(records.count == 120)
         #expect(Set(records.map(\.recordID)).count == 120)

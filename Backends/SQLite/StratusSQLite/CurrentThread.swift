@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The identity of the calling thread, to catch a write started inside a write body on the
@@ -12,9 +12,9 @@ enum CurrentThread {
     /// A number that identifies the calling thread while it runs.
     static var id: UInt {
         #if canImport(Glibc)
-        UInt(pthread_self())
+            UInt(pthread_self())
         #else
-        UInt(bitPattern: pthread_self())
+            UInt(bitPattern: pthread_self())
         #endif
     }
 }

@@ -149,7 +149,8 @@ public final class SQLiteBackend: DatabaseBackend {
         if writerOwner.withLock({ $0 }) == me {
             throw BackendError(
                 .internal,
-                "SQLite: a transaction was started inside a body that holds the writer connection on the same thread; it would wait for itself")
+                "SQLite: a transaction was started inside a body that holds the writer connection on the same thread; it would wait for itself"
+            )
         }
         var outcome: Result<T, any Error> = .failure(SQLiteBackend.closedError)
         writer.withLock { state in

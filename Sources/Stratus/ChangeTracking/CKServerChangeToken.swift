@@ -24,15 +24,18 @@ public final class CKServerChangeToken: NSObject, NSCopying, NSSecureCoding, Cod
         "<CKServerChangeToken: \(data.base64EncodedString())>"
     }
 
+    /// A copy of the object.
     public func copy(with zone: NSZone? = nil) -> Any { self }
 
     /// Archiving is secure.
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archives the object with `coder`.
     public func encode(with coder: NSCoder) {
         coder.encode(data as NSData, forKey: "ChangeTokenData")
     }
 
+    /// Re-creates an object archived with `encode(with:)`.
     public init?(coder: NSCoder) {
         guard let data = coder.decodeObject(of: NSData.self, forKey: "ChangeTokenData") else { return nil }
         self.data = data as Data
@@ -40,11 +43,13 @@ public final class CKServerChangeToken: NSObject, NSCopying, NSSecureCoding, Cod
 
     private enum CodingKeys: String, CodingKey { case data }
 
+    /// Encodes the value with `encoder`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(data, forKey: .data)
     }
 
+    /// Decodes a value encoded with `encode(to:)`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         data = try container.decode(Data.self, forKey: .data)

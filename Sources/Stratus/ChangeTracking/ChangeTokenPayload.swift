@@ -80,7 +80,8 @@ struct ChangeTokenPayload: Equatable {
                 let wanted = expected == .zone ? "a record zone change fetch" : "a database change fetch"
                 throw CKError.make(.invalidArguments, "\(given) cannot be used for \(wanted)")
             }
-            guard payload.containerNumber == context.containerNumber, payload.scope == UInt8(context.scope.rawValue) else {
+            guard payload.containerNumber == context.containerNumber, payload.scope == UInt8(context.scope.rawValue)
+            else {
                 throw CKError.make(
                     .changeTokenExpired,
                     "the change token belongs to another database; fetch again from a nil token")

@@ -51,7 +51,8 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         self.engine = .failure(
             CKError.make(
                 .badContainer,
-                "no backend is configured for container '\(identifier)': call CKContainer.register(_:forContainerIdentifier:) or CKContainer.registerDefault(_:) at start-up, or use CKContainer(identifier:backend:)"))
+                "no backend is configured for container '\(identifier)': call CKContainer.register(_:forContainerIdentifier:) or CKContainer.registerDefault(_:) at start-up, or use CKContainer(identifier:backend:)"
+            ))
     }
 
     // MARK: Resolution
@@ -123,7 +124,11 @@ public final class CKContainer: NSObject, @unchecked Sendable {
 
     /// The iCloud account status: always available in Stratus.
     public enum AccountStatus: Int, Sendable {
-        case couldNotDetermine = 0, available = 1, restricted = 2, noAccount = 3, temporarilyUnavailable = 4
+        case couldNotDetermine = 0
+        case available = 1
+        case restricted = 2
+        case noAccount = 3
+        case temporarilyUnavailable = 4
     }
 
     /// The account status (`.available`).

@@ -29,7 +29,8 @@ extension CKDatabase {
         since changeToken: CKServerChangeToken?, resultsLimit: Int? = nil,
         completionHandler: @escaping @Sendable (Result<DatabaseChangesBatch, any Error>) -> Void
     ) {
-        enqueueConvenience(databaseChangesOperation(since: changeToken, resultsLimit: resultsLimit, completion: completionHandler))
+        enqueueConvenience(
+            databaseChangesOperation(since: changeToken, resultsLimit: resultsLimit, completion: completionHandler))
     }
 
     /// The records of `zoneID` that changed or were deleted since `changeToken` (`nil`: the
@@ -39,7 +40,8 @@ extension CKDatabase {
         desiredKeys: [CKRecord.FieldKey]? = nil, resultsLimit: Int? = nil
     ) async throws -> RecordZoneChangesBatch {
         try await runConvenience { finish in
-            zoneChangesOperation(zoneID, since: changeToken, desiredKeys: desiredKeys, resultsLimit: resultsLimit, completion: finish)
+            zoneChangesOperation(
+                zoneID, since: changeToken, desiredKeys: desiredKeys, resultsLimit: resultsLimit, completion: finish)
         }
     }
 
@@ -50,7 +52,9 @@ extension CKDatabase {
         completionHandler: @escaping @Sendable (Result<RecordZoneChangesBatch, any Error>) -> Void
     ) {
         enqueueConvenience(
-            zoneChangesOperation(zoneID, since: changeToken, desiredKeys: desiredKeys, resultsLimit: resultsLimit, completion: completionHandler))
+            zoneChangesOperation(
+                zoneID, since: changeToken, desiredKeys: desiredKeys, resultsLimit: resultsLimit,
+                completion: completionHandler))
     }
 
     private func databaseChangesOperation(
@@ -63,15 +67,22 @@ extension CKDatabase {
         let modifications = ConvenienceBox<[DatabaseChange.Modification]>([])
         let deletions = ConvenienceBox<[DatabaseChange.Deletion]>([])
         operation.recordZoneWithIDChangedBlock = { id in modifications.update { $0.append(.init(zoneID: id)) } }
-        operation.recordZoneWithIDWasDeletedBlock = { id in deletions.update { $0.append(.init(zoneID: id, reason: .deleted)) } }
-        operation.recordZoneWithIDWasPurgedBlock = { id in deletions.update { $0.append(.init(zoneID: id, reason: .purged)) } }
+        operation.recordZoneWithIDWasDeletedBlock = { id in
+            deletions.update { $0.append(.init(zoneID: id, reason: .deleted)) }
+        }
+        operation.recordZoneWithIDWasPurgedBlock = { id in
+            deletions.update { $0.append(.init(zoneID: id, reason: .purged)) }
+        }
         operation.recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock = { id in
             deletions.update { $0.append(.init(zoneID: id, reason: .encryptedDataReset)) }
         }
         operation.fetchDatabaseChangesResultBlock = { result in
             completion(
                 result.map {
-                    (modifications: modifications.value, deletions: deletions.value, changeToken: $0.serverChangeToken, moreComing: $0.moreComing)
+                    (
+                        modifications: modifications.value, deletions: deletions.value,
+                        changeToken: $0.serverChangeToken, moreComing: $0.moreComing
+                    )
                 })
         }
         return operation
@@ -83,11 +94,14 @@ extension CKDatabase {
     ) -> CKFetchRecordZoneChangesOperation {
         let configuration = CKFetchRecordZoneChangesOperation.ZoneConfiguration(
             previousServerChangeToken: changeToken, resultsLimit: resultsLimit, desiredKeys: desiredKeys)
-        let operation = CKFetchRecordZoneChangesOperation(recordZoneIDs: [zoneID], configurationsByRecordZoneID: [zoneID: configuration])
+        let operation = CKFetchRecordZoneChangesOperation(
+            recordZoneIDs: [zoneID], configurationsByRecordZoneID: [zoneID: configuration])
         operation.fetchAllChanges = false
         let modifications = ConvenienceBox<[CKRecord.ID: Result<RecordZoneChange.Modification, any Error>]>([:])
         let deletions = ConvenienceBox<[RecordZoneChange.Deletion]>([])
-        let zoneResult = ConvenienceBox<Result<(serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error>?>(nil)
+        let zoneResult = ConvenienceBox<
+            Result<(serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error>?
+        >(nil)
         operation.recordWasChangedBlock = { id, result in
             modifications.update { $0[id] = result.map { RecordZoneChange.Modification(record: $0) } }
         }
@@ -104,8 +118,11 @@ extension CKDatabase {
             case .success(let value)?:
                 completion(
                     .success(
-                        (modificationResultsByID: modifications.value, deletions: deletions.value, changeToken: value.serverChangeToken,
-                         moreComing: value.moreComing)))
+                        (
+                            modificationResultsByID: modifications.value, deletions: deletions.value,
+                            changeToken: value.serverChangeToken,
+                            moreComing: value.moreComing
+                        )))
             case .failure(let error)?:
                 completion(.failure(error))
             case nil:

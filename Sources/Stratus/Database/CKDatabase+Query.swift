@@ -19,7 +19,9 @@ extension CKDatabase {
         desiredKeys: [CKRecord.FieldKey]? = nil, resultsLimit: Int = CKQueryOperation.maximumResults
     ) async throws -> QueryPage {
         try await runConvenience { finish in
-            queryOperation(CKQueryOperation(query: query), zoneID: zoneID, desiredKeys: desiredKeys, resultsLimit: resultsLimit, completion: finish)
+            queryOperation(
+                CKQueryOperation(query: query), zoneID: zoneID, desiredKeys: desiredKeys, resultsLimit: resultsLimit,
+                completion: finish)
         }
     }
 
@@ -29,7 +31,9 @@ extension CKDatabase {
         resultsLimit: Int = CKQueryOperation.maximumResults
     ) async throws -> QueryPage {
         try await runConvenience { finish in
-            queryOperation(CKQueryOperation(cursor: queryCursor), zoneID: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit, completion: finish)
+            queryOperation(
+                CKQueryOperation(cursor: queryCursor), zoneID: nil, desiredKeys: desiredKeys,
+                resultsLimit: resultsLimit, completion: finish)
         }
     }
 
@@ -40,7 +44,9 @@ extension CKDatabase {
         completionHandler: @escaping @Sendable (Result<QueryPage, any Error>) -> Void
     ) {
         enqueueConvenience(
-            queryOperation(CKQueryOperation(query: query), zoneID: zoneID, desiredKeys: desiredKeys, resultsLimit: resultsLimit, completion: completionHandler))
+            queryOperation(
+                CKQueryOperation(query: query), zoneID: zoneID, desiredKeys: desiredKeys, resultsLimit: resultsLimit,
+                completion: completionHandler))
     }
 
     /// Continues a query from `queryCursor` and reports the page to `completionHandler`.
@@ -50,7 +56,9 @@ extension CKDatabase {
         completionHandler: @escaping @Sendable (Result<QueryPage, any Error>) -> Void
     ) {
         enqueueConvenience(
-            queryOperation(CKQueryOperation(cursor: queryCursor), zoneID: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit, completion: completionHandler))
+            queryOperation(
+                CKQueryOperation(cursor: queryCursor), zoneID: nil, desiredKeys: desiredKeys,
+                resultsLimit: resultsLimit, completion: completionHandler))
     }
 
     /// Deprecated in CloudKit: runs `query` and returns the first page's records.

@@ -8,6 +8,7 @@ extension CKDatabase {
         /// The database of zones other users share with the current user.
         case shared = 3
 
+        /// A textual description, for logs.
         public var description: String {
             switch self {
             case .public: return "public"

@@ -23,16 +23,19 @@ extension DatabaseContext {
                 let payload = try ChangeTokenPayload.decode(token, expected: .database, context: self)
                 guard payload.position >= meta.horizon else {
                     throw CKError.make(
-                        .changeTokenExpired, "the database history before this change token was purged; fetch again from a nil token")
+                        .changeTokenExpired,
+                        "the database history before this change token was purged; fetch again from a nil token")
                 }
                 guard payload.position < meta.nextDatabasePosition else {
                     throw CKError.make(
                         .changeTokenExpired,
-                        "the change token is newer than the database (was the store restored from an older copy?); fetch again from a nil token")
+                        "the change token is newer than the database (was the store restored from an older copy?); fetch again from a nil token"
+                    )
                 }
                 start = payload.position
             }
-            let batch = limit > 0 ? min(limit, DatabaseContext.maximumChangesBatch) : DatabaseContext.defaultChangesBatch
+            let batch =
+                limit > 0 ? min(limit, DatabaseContext.maximumChangesBatch) : DatabaseContext.defaultChangesBatch
             let entries = try txn.scan(keys.databaseChanges(after: start), limit: batch + 1)
             let moreComing = entries.count > batch
             var changed: [CKRecordZone.ID] = []

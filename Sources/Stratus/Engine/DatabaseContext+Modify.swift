@@ -22,7 +22,8 @@ extension DatabaseContext {
         if total > Validation.maximumItemsPerRequest {
             throw CKError.make(
                 .limitExceeded,
-                "Your request contains \(total) items which is more than the maximum number of items in a single request (\(Validation.maximumItemsPerRequest))")
+                "Your request contains \(total) items which is more than the maximum number of items in a single request (\(Validation.maximumItemsPerRequest))"
+            )
         }
         var seen = Set<CKRecord.ID>()
         for id in request.saves.map(\.id) + request.deletes where !seen.insert(id).inserted {
@@ -52,7 +53,9 @@ extension DatabaseContext {
             }
         }
         for (index, id) in request.deletes.enumerated() {
-            if let problem = Validation.recordNameProblem(id.recordName) ?? Validation.zoneNameProblem(id.zoneID.zoneName) {
+            if let problem = Validation.recordNameProblem(id.recordName)
+                ?? Validation.zoneNameProblem(id.zoneID.zoneName)
+            {
                 preErrors[.delete(index)] = .make(.invalidArguments, problem)
             }
         }
@@ -71,7 +74,9 @@ extension DatabaseContext {
             var savesByZone: [CKRecordZone.ID: [ModifyRequest.Save]] = [:]
             var deletesByZone: [CKRecordZone.ID: [(Int, CKRecord.ID)]] = [:]
             for save in request.saves {
-                if savesByZone[save.id.zoneID] == nil && deletesByZone[save.id.zoneID] == nil { zoneOrder.append(save.id.zoneID) }
+                if savesByZone[save.id.zoneID] == nil && deletesByZone[save.id.zoneID] == nil {
+                    zoneOrder.append(save.id.zoneID)
+                }
                 savesByZone[save.id.zoneID, default: []].append(save)
             }
             for (index, id) in request.deletes.enumerated() {
@@ -88,7 +93,8 @@ extension DatabaseContext {
                     for (index, _) in deletes { deleteResults[index] = .failure(preErrors[.delete(index)] ?? error) }
                     continue
                 }
-                let atomicZone = request.atomic && CKRecordZone.Capabilities(rawValue: UInt(zone.capabilities)).contains(.atomic)
+                let atomicZone =
+                    request.atomic && CKRecordZone.Capabilities(rawValue: UInt(zone.capabilities)).contains(.atomic)
                 let schemaBefore = schema
 
                 // Phase 1: decide every item without writing.
@@ -101,7 +107,9 @@ extension DatabaseContext {
                         continue
                     }
                     do {
-                        planned.append(try plan(save, zone: zone, policy: request.policy, savedNames: savedNames, schema: &schema, txn))
+                        planned.append(
+                            try plan(
+                                save, zone: zone, policy: request.policy, savedNames: savedNames, schema: &schema, txn))
                     } catch let error as CKError {
                         failures[.save(save.index)] = error
                     }
@@ -115,7 +123,8 @@ extension DatabaseContext {
                     if let stored = try loadRecord(zone: zone.number, name: id.recordName, txn) {
                         plannedDeletes.append((index, id, stored))
                     } else {
-                        failures[.delete(index)] = .make(.unknownItem, "Record '\(id.recordName)' does not exist in zone '\(zoneID.zoneName)'")
+                        failures[.delete(index)] = .make(
+                            .unknownItem, "Record '\(id.recordName)' does not exist in zone '\(zoneID.zoneName)'")
                     }
                 }
 
@@ -125,7 +134,9 @@ extension DatabaseContext {
                         .batchRequestFailed,
                         "Record will not be saved because of previous error in atomic zone '\(zoneID.zoneName)'")
                     for save in saves { saveResults[save.index] = .failure(failures[.save(save.index)] ?? batchError) }
-                    for (index, _) in deletes { deleteResults[index] = .failure(failures[.delete(index)] ?? batchError) }
+                    for (index, _) in deletes {
+                        deleteResults[index] = .failure(failures[.delete(index)] ?? batchError)
+                    }
                     continue
                 }
                 for (key, error) in failures {
@@ -138,13 +149,15 @@ extension DatabaseContext {
                 // Phase 2: write.
                 for plan in planned {
                     let record = try apply(
-                        plan, zone: &zone, now: now, assets: assetContents[plan.save.index] ?? [:], schema: &schema, txn)
+                        plan, zone: &zone, now: now, assets: assetContents[plan.save.index] ?? [:], schema: &schema, txn
+                    )
                     saveResults[plan.save.index] = .success(record)
                 }
                 var deleted = Set<String>()
                 for (index, id, stored) in plannedDeletes {
                     if !deleted.contains(id.recordName) {
-                        try deleteWithCascade(name: id.recordName, stored: stored, zone: &zone, deleted: &deleted, schema: &schema, txn)
+                        try deleteWithCascade(
+                            name: id.recordName, stored: stored, zone: &zone, deleted: &deleted, schema: &schema, txn)
                     }
                     deleteResults[index] = .success(())
                 }
@@ -163,8 +176,12 @@ extension DatabaseContext {
             return (saveResults, deleteResults)
         }
         return ModifyOutcome(
-            saveResults: request.saves.map { ($0.id, saveResults[$0.index] ?? .failure(.make(.internalError, "no result"))) },
-            deleteResults: request.deletes.enumerated().map { ($1, deleteResults[$0] ?? .failure(.make(.internalError, "no result"))) })
+            saveResults: request.saves.map {
+                ($0.id, saveResults[$0.index] ?? .failure(.make(.internalError, "no result")))
+            },
+            deleteResults: request.deletes.enumerated().map {
+                ($1, deleteResults[$0] ?? .failure(.make(.internalError, "no result")))
+            })
     }
 
     /// The problem with a record that can be seen without the store, if any.
@@ -177,33 +194,45 @@ extension DatabaseContext {
             return .make(.invalidArguments, problem)
         }
         if scope == .public && !id.zoneID.isDefaultZone {
-            return .make(.zoneNotFound, "Zone '\(id.zoneID.zoneName)' does not exist: the public database has only the default zone")
+            return .make(
+                .zoneNotFound,
+                "Zone '\(id.zoneID.zoneName)' does not exist: the public database has only the default zone")
         }
         var size = 0
         for (name, value) in save.values {
             if let problem = Validation.fieldNameProblem(name) { return .make(.invalidArguments, problem) }
             if case .invalid(let typeName) = value {
-                return .make(.invalidArguments, "field '\(name)' holds a value of type \(typeName), which CloudKit cannot store")
+                return .make(
+                    .invalidArguments, "field '\(name)' holds a value of type \(typeName), which CloudKit cannot store")
             }
-            if case .list(let items) = value, items.contains(where: { if case .invalid = $0 { return true } else { return false } }) {
+            if case .list(let items) = value,
+                items.contains(where: { if case .invalid = $0 { return true } else { return false } })
+            {
                 return .make(.invalidArguments, "field '\(name)' holds a list with a value CloudKit cannot store")
             }
-            for reference in value.references where reference.zoneName != id.zoneID.zoneName || reference.ownerName != id.zoneID.ownerName {
+            for reference in value.references
+            where reference.zoneName != id.zoneID.zoneName || reference.ownerName != id.zoneID.ownerName {
                 return .make(
                     .invalidArguments,
-                    "field '\(name)' references record '\(reference.recordName)' in zone '\(reference.zoneName)'; references cannot cross zones (record is in '\(id.zoneID.zoneName)')")
+                    "field '\(name)' references record '\(reference.recordName)' in zone '\(reference.zoneName)'; references cannot cross zones (record is in '\(id.zoneID.zoneName)')"
+                )
             }
             size += name.utf8.count + value.storageSize
         }
         if size > Validation.maximumRecordSize {
-            return .make(.limitExceeded, "record '\(id.recordName)' holds \(size) bytes of field data; the limit is \(Validation.maximumRecordSize) bytes (assets excluded)")
+            return .make(
+                .limitExceeded,
+                "record '\(id.recordName)' holds \(size) bytes of field data; the limit is \(Validation.maximumRecordSize) bytes (assets excluded)"
+            )
         }
         if let parent = save.system.parent {
             guard case .reference(let ref) = parent else {
                 return .make(.invalidArguments, "the parent of record '\(id.recordName)' must be a reference")
             }
             if ref.action != 0 {
-                return .make(.invalidArguments, "the parent reference of record '\(id.recordName)' must use action .none, not .deleteSelf")
+                return .make(
+                    .invalidArguments,
+                    "the parent reference of record '\(id.recordName)' must use action .none, not .deleteSelf")
             }
             if ref.zoneName != id.zoneID.zoneName || ref.ownerName != id.zoneID.ownerName {
                 return .make(.invalidArguments, "the parent of record '\(id.recordName)' must be in the same zone")
@@ -222,7 +251,8 @@ extension DatabaseContext {
         if let existing, existing.recordType != save.recordType {
             throw CKError.make(
                 .invalidArguments,
-                "record '\(id.recordName)' exists with type '\(existing.recordType)'; it cannot be saved as type '\(save.recordType)'")
+                "record '\(id.recordName)' exists with type '\(existing.recordType)'; it cannot be saved as type '\(save.recordType)'"
+            )
         }
         var fields: [String: FieldValue]
         switch policy {
@@ -240,7 +270,8 @@ extension DatabaseContext {
                 if save.system.changeTag != nil {
                     throw CKError.make(
                         .unknownItem,
-                        "record '\(id.recordName)' was deleted on the server; save a new CKRecord (without a change tag) to create it again")
+                        "record '\(id.recordName)' was deleted on the server; save a new CKRecord (without a change tag) to create it again"
+                    )
                 }
                 fields = save.values
             }
@@ -258,18 +289,26 @@ extension DatabaseContext {
         }
         let size = fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.storageSize }
         if size > Validation.maximumRecordSize {
-            throw CKError.make(.limitExceeded, "record '\(id.recordName)' would hold \(size) bytes of field data; the limit is \(Validation.maximumRecordSize) bytes")
+            throw CKError.make(
+                .limitExceeded,
+                "record '\(id.recordName)' would hold \(size) bytes of field data; the limit is \(Validation.maximumRecordSize) bytes"
+            )
         }
         var parent = existing?.parent
         if existing == nil || save.system.parentChanged || policy == .allKeys {
-            if case .reference(let ref) = save.system.parent { parent = ref } else if existing == nil || save.system.parentChanged { parent = nil }
+            if case .reference(let ref) = save.system.parent {
+                parent = ref
+            } else if existing == nil || save.system.parentChanged {
+                parent = nil
+            }
         }
         if let parent, parent.recordName != existing?.parent?.recordName || existing == nil {
             let inBatch = savedNames.contains(parent.recordName)
             if !inBatch, try txn.get(keys.record(zone.number, parent.recordName)) == nil {
                 throw CKError.make(
                     .referenceViolation,
-                    "the parent of record '\(id.recordName)', record '\(parent.recordName)', does not exist and is not saved in the same request")
+                    "the parent of record '\(id.recordName)', record '\(parent.recordName)', does not exist and is not saved in the same request"
+                )
             }
         }
         try schema.admit(recordType: save.recordType, fields: fields, recordName: id.recordName, txn)
@@ -280,7 +319,8 @@ extension DatabaseContext {
         for key in save.changedKeys { fields[key] = save.values[key] }
     }
 
-    private func serverRecordChanged(_ save: ModifyRequest.Save, _ existing: StoredRecord, _ reason: String) -> CKError {
+    private func serverRecordChanged(_ save: ModifyRequest.Save, _ existing: StoredRecord, _ reason: String) -> CKError
+    {
         let server = makeRecord(existing, id: save.id, desiredKeys: nil)
         let ancestor = CKRecord(recordType: save.recordType, recordID: save.id)
         if let tag = save.system.changeTag {
@@ -313,7 +353,9 @@ extension DatabaseContext {
             try txn.clear(keys.change(zone.number, existing.position))
             let kept = Set(fields.values.flatMap(\.assets).map(\.contentID))
             for (_, value) in existing.fields {
-                for asset in value.assets where !kept.contains(asset.contentID) { try txn.clear(keys.asset(asset.contentID)) }
+                for asset in value.assets where !kept.contains(asset.contentID) {
+                    try txn.clear(keys.asset(asset.contentID))
+                }
             }
         } else if let bytes = try txn.get(keys.tombstone(zone.number, name)) {
             let tombstone = try Tombstone(decoding: bytes)
@@ -340,7 +382,9 @@ extension DatabaseContext {
         return makeRecord(stored, id: plan.save.id, desiredKeys: nil)
     }
 
-    private func storeAssets(_ value: FieldValue, contents: [String: [UInt8]], _ txn: any BackendWriteTransaction) throws -> FieldValue {
+    private func storeAssets(_ value: FieldValue, contents: [String: [UInt8]], _ txn: any BackendWriteTransaction)
+        throws -> FieldValue
+    {
         switch value {
         case .asset(let asset) where asset.contentID.isEmpty:
             guard let file = asset.pendingFile, let bytes = contents[file.path] else { return value }
@@ -369,7 +413,8 @@ extension DatabaseContext {
     }
 
     private func updateBackReferences(
-        zone: Int64, name: String, old: [String: FieldValue]?, new: [String: FieldValue]?, _ txn: any BackendWriteTransaction
+        zone: Int64, name: String, old: [String: FieldValue]?, new: [String: FieldValue]?,
+        _ txn: any BackendWriteTransaction
     ) throws {
         let oldTargets = Set((old ?? [:]).values.flatMap(\.references).filter { $0.action == 1 }.map(\.recordName))
         let newTargets = Set((new ?? [:]).values.flatMap(\.references).filter { $0.action == 1 }.map(\.recordName))
@@ -394,7 +439,9 @@ extension DatabaseContext {
             zone.nextPosition += 1
             try txn.clear(keys.record(zone.number, current))
             try txn.clear(keys.change(zone.number, record.position))
-            try txn.set(keys.tombstone(zone.number, current), Tombstone(recordType: record.recordType, position: position).encoded())
+            try txn.set(
+                keys.tombstone(zone.number, current),
+                Tombstone(recordType: record.recordType, position: position).encoded())
             try txn.set(
                 keys.change(zone.number, position),
                 ChangeEntry(recordName: current, deletedRecordType: record.recordType).encoded())
@@ -412,7 +459,9 @@ extension DatabaseContext {
                 for pair in page {
                     var reader = OrderedKeyReader(pair.key, from: referrers.lowerBound.count)
                     let referrer = try reader.readString()
-                    if !deleted.contains(referrer), let referring = try loadRecord(zone: zone.number, name: referrer, txn) {
+                    if !deleted.contains(referrer),
+                        let referring = try loadRecord(zone: zone.number, name: referrer, txn)
+                    {
                         work.append((referrer, referring))
                     }
                 }

@@ -39,7 +39,9 @@ extension DatabaseContext {
         let fingerprint = QueryCursorPayload.fingerprint(query, zoneID: zoneID)
         let start = try cursor.map { try QueryCursorPayload.decode($0, context: self, fingerprint: fingerprint) }
         let now = Date()
-        let indexedField = try sortKeys.first.flatMap { try prepareSortIndex(recordType: query.recordType, sortKey: $0) }
+        let indexedField = try sortKeys.first.flatMap {
+            try prepareSortIndex(recordType: query.recordType, sortKey: $0)
+        }
 
         return try engine.read { txn in
             guard let type = try loadRecordType(query.recordType, txn) else {
@@ -70,7 +72,9 @@ extension DatabaseContext {
 
             if sortKeys.isEmpty {
                 var records: [CKRecord] = []
-                var after: (Int64, String)? = start.flatMap { if case .keyset(let z, let n) = $0 { return (z, n) } else { return nil } }
+                var after: (Int64, String)? = start.flatMap {
+                    if case .keyset(let z, let n) = $0 { return (z, n) } else { return nil }
+                }
                 for (id, zone) in zones {
                     if let after, zone.number < after.0 { continue }
                     let prefix = keys.typeIndexPrefix(zone.number, type.number)
@@ -96,7 +100,9 @@ extension DatabaseContext {
                                         .keyset(self.zoneNumber(of: last.zoneID, in: zones), last.recordName),
                                         context: self, fingerprint: fingerprint))
                             }
-                            records.append(makeRecord(stored, id: CKRecord.ID(recordName: name, zoneID: id), desiredKeys: desiredKeys))
+                            records.append(
+                                makeRecord(
+                                    stored, id: CKRecord.ID(recordName: name, zoneID: id), desiredKeys: desiredKeys))
                         }
                         guard let last = page.last, page.count == 256 else { break }
                         range = KeyRange(from: last.key + [0], to: range.upperBound)
@@ -120,7 +126,9 @@ extension DatabaseContext {
 
             // Sorted in memory (location sorts, fields no record has): every match, sorted by
             // the descriptors then by zone and record name, paged by offset.
-            var matched: [(values: [PredicateValue?], zone: Int64, name: String, zoneID: CKRecordZone.ID, stored: StoredRecord)] = []
+            var matched:
+                [(values: [PredicateValue?], zone: Int64, name: String, zoneID: CKRecordZone.ID, stored: StoredRecord)] =
+                    []
             for (id, zone) in zones {
                 let prefix = keys.typeIndexPrefix(zone.number, type.number)
                 var range = prefix.range
@@ -132,7 +140,8 @@ extension DatabaseContext {
                         guard let stored = try loadRecord(zone: zone.number, name: name, txn) else { continue }
                         guard try matches(stored, name, id) else { continue }
                         let subject = StoredRecordSubject(record: stored, name: name, zoneID: id)
-                        matched.append((sortKeys.map { subject.predicateValue(forKey: $0.key) }, zone.number, name, id, stored))
+                        matched.append(
+                            (sortKeys.map { subject.predicateValue(forKey: $0.key) }, zone.number, name, id, stored))
                     }
                     guard let last = page.last, page.count == 256 else { break }
                     range = KeyRange(from: last.key + [0], to: range.upperBound)
@@ -147,9 +156,12 @@ extension DatabaseContext {
             }
             let offset = start.flatMap { if case .offset(let o) = $0 { return Int(o) } else { return nil } } ?? 0
             let slice = matched.dropFirst(offset).prefix(pageSize)
-            let records = slice.map { makeRecord($0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys) }
+            let records = slice.map {
+                makeRecord($0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys)
+            }
             let next = offset + records.count
-            let cursor = next < matched.count
+            let cursor =
+                next < matched.count
                 ? QueryCursorPayload.encode(.offset(Int64(next)), context: self, fingerprint: fingerprint) : nil
             return QueryPage(records: records, cursor: cursor)
         }
@@ -270,7 +282,9 @@ enum QueryCursorPayload {
                 for _ in 0..<count {
                     values.append(try r.readByte() == 1 ? try FieldValueCodec.read(from: &r) : nil)
                 }
-                return .sorted(SortedCursorPosition(group: group, values: values, zone: try r.readInt64(), name: try r.readString()))
+                return .sorted(
+                    SortedCursorPosition(
+                        group: group, values: values, zone: try r.readInt64(), name: try r.readString()))
             default: throw invalid
             }
         } catch let error as CKError {

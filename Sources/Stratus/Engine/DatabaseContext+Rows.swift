@@ -88,11 +88,14 @@ extension DatabaseContext {
         for (key, value) in state.values {
             if case .asset(let asset) = value {
                 state.values[key] = .asset(engine.materialize(asset, keys: keys))
-            } else if case .list(let items) = value, items.contains(where: { if case .asset = $0 { return true } else { return false } }) {
-                state.values[key] = .list(items.map { item in
-                    if case .asset(let a) = item { return .asset(engine.materialize(a, keys: keys)) }
-                    return item
-                })
+            } else if case .list(let items) = value,
+                items.contains(where: { if case .asset = $0 { return true } else { return false } })
+            {
+                state.values[key] = .list(
+                    items.map { item in
+                        if case .asset(let a) = item { return .asset(engine.materialize(a, keys: keys)) }
+                        return item
+                    })
             }
         }
         state.system = SystemFields(

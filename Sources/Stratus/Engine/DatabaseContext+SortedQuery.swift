@@ -24,7 +24,8 @@ extension DatabaseContext {
         guard state.exists, let type = state.type else { return nil }
         guard IndexValue.isSortable(type) else {
             throw CKError.make(
-                .invalidArguments, "field '\(sortKey.key)' of type \(type.name) of record type '\(recordType)' cannot be sorted")
+                .invalidArguments,
+                "field '\(sortKey.key)' of type \(type.name) of record type '\(recordType)' cannot be sorted")
         }
         if state.indexed { return field }
         try engine.write { txn in
@@ -87,7 +88,9 @@ extension DatabaseContext {
             var stored: StoredRecord
             var sortFields: [FieldValue?]
         }
-        func order(_ a: [PredicateValue?], _ az: Int64, _ an: String, _ b: [PredicateValue?], _ bz: Int64, _ bn: String) -> Bool {
+        func order(_ a: [PredicateValue?], _ az: Int64, _ an: String, _ b: [PredicateValue?], _ bz: Int64, _ bn: String)
+            -> Bool
+        {
             for (index, key) in sortKeys.enumerated() {
                 let result = key.compare(a[index], b[index])
                 if result != .orderedSame { return result == .orderedAscending }
@@ -115,11 +118,15 @@ extension DatabaseContext {
                 for name in try scanners[index].takeGroup(group, txn) {
                     let zone = scanners[index].zoneNumber
                     let zoneID = scanners[index].zoneID
-                    guard let stored = try loadRecord(zone: zone, name: name, txn), try matches(stored, name, zoneID) else {
+                    guard let stored = try loadRecord(zone: zone, name: name, txn), try matches(stored, name, zoneID)
+                    else {
                         continue
                     }
                     let fields = canonical.map { IndexValue.sortValue(of: stored, field: $0) }
-                    items.append(Item(values: fields.map { $0?.predicateValue }, zone: zone, name: name, zoneID: zoneID, stored: stored, sortFields: fields))
+                    items.append(
+                        Item(
+                            values: fields.map { $0?.predicateValue }, zone: zone, name: name, zoneID: zoneID,
+                            stored: stored, sortFields: fields))
                 }
             }
             items.sort { order($0.values, $0.zone, $0.name, $1.values, $1.zone, $1.name) }
@@ -131,14 +138,21 @@ extension DatabaseContext {
                 let page = Array(records.prefix(pageSize))
                 let last = page[page.count - 1]
                 let lastGroup = IndexValue.encode(last.sortFields[0]) ?? group
-                let position = SortedCursorPosition(group: lastGroup, values: last.sortFields, zone: last.zone, name: last.name)
+                let position = SortedCursorPosition(
+                    group: lastGroup, values: last.sortFields, zone: last.zone, name: last.name)
                 return QueryPage(
-                    records: page.map { makeRecord($0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys) },
+                    records: page.map {
+                        makeRecord(
+                            $0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys
+                        )
+                    },
                     cursor: QueryCursorPayload.encode(.sorted(position), context: self, fingerprint: fingerprint))
             }
         }
         return QueryPage(
-            records: records.map { makeRecord($0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys) },
+            records: records.map {
+                makeRecord($0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys)
+            },
             cursor: nil)
     }
 }
@@ -185,7 +199,9 @@ struct IndexGroupScanner {
         buffer = try page.map { pair in try IndexGroupScanner.split(pair.key, prefixLength: prefix.count) }
         position = 0
         if let last = page.last, page.count == 256 {
-            range = reverse ? KeyRange(from: range.lowerBound, to: last.key) : KeyRange(from: last.key + [0], to: range.upperBound)
+            range =
+                reverse
+                ? KeyRange(from: range.lowerBound, to: last.key) : KeyRange(from: last.key + [0], to: range.upperBound)
         } else {
             exhausted = true
         }

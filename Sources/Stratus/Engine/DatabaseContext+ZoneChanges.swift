@@ -36,7 +36,8 @@ extension DatabaseContext {
             guard CKRecordZone.Capabilities(rawValue: UInt(zone.capabilities)).contains(.fetchChanges) else {
                 throw CKError.make(
                     .invalidArguments,
-                    "zone '\(zoneID.zoneName)' does not support change fetching (the default zone never does); use a custom zone")
+                    "zone '\(zoneID.zoneName)' does not support change fetching (the default zone never does); use a custom zone"
+                )
             }
             var start: Int64 = 0
             if let token {
@@ -44,21 +45,25 @@ extension DatabaseContext {
                 guard payload.zoneNumber == zone.number else {
                     throw CKError.make(
                         .changeTokenExpired,
-                        "the change token belongs to another zone, or to an earlier zone named '\(zoneID.zoneName)'; fetch again from a nil token")
+                        "the change token belongs to another zone, or to an earlier zone named '\(zoneID.zoneName)'; fetch again from a nil token"
+                    )
                 }
                 guard payload.position >= zone.horizon else {
                     throw CKError.make(
                         .changeTokenExpired,
-                        "the history of zone '\(zoneID.zoneName)' before this change token was purged; fetch again from a nil token")
+                        "the history of zone '\(zoneID.zoneName)' before this change token was purged; fetch again from a nil token"
+                    )
                 }
                 guard payload.position < zone.nextPosition else {
                     throw CKError.make(
                         .changeTokenExpired,
-                        "the change token is newer than zone '\(zoneID.zoneName)' (was the store restored from an older copy?); fetch again from a nil token")
+                        "the change token is newer than zone '\(zoneID.zoneName)' (was the store restored from an older copy?); fetch again from a nil token"
+                    )
                 }
                 start = payload.position
             }
-            let batch = limit > 0 ? min(limit, DatabaseContext.maximumChangesBatch) : DatabaseContext.defaultChangesBatch
+            let batch =
+                limit > 0 ? min(limit, DatabaseContext.maximumChangesBatch) : DatabaseContext.defaultChangesBatch
             let entries = try txn.scan(keys.changes(zone.number, after: start), limit: batch + 1)
             let moreComing = entries.count > batch
             var changes: [ZoneChangesBatch.Change] = []

@@ -23,7 +23,8 @@ extension DatabaseContext {
         case .shared:
             return .make(
                 .badDatabase,
-                "zones cannot be created in the shared database (zone '\(zoneID.zoneName)'); shared zones appear when a share is accepted")
+                "zones cannot be created in the shared database (zone '\(zoneID.zoneName)'); shared zones appear when a share is accepted"
+            )
         case .private:
             break
         }
@@ -36,7 +37,8 @@ extension DatabaseContext {
         if zoneID.ownerName != CKCurrentUserDefaultName {
             return .make(
                 .permissionFailure,
-                "only the owner can create zones in a private database; ownerName must be '\(CKCurrentUserDefaultName)', not '\(zoneID.ownerName)'")
+                "only the owner can create zones in a private database; ownerName must be '\(CKCurrentUserDefaultName)', not '\(zoneID.ownerName)'"
+            )
         }
         return nil
     }
@@ -80,7 +82,8 @@ extension DatabaseContext {
             }
             for id in deleting {
                 if scope == .public {
-                    deleted.append((id, .failure(.make(.badDatabase, "zones cannot be deleted in the public database"))))
+                    deleted.append(
+                        (id, .failure(.make(.badDatabase, "zones cannot be deleted in the public database"))))
                     continue
                 }
                 if id.isDefaultZone {

@@ -40,7 +40,9 @@ struct SchemaCache {
 
     /// Checks `fields` against the type's schema and adds the new fields; throws
     /// `invalidArguments` naming the field whose type does not match.
-    mutating func admit(recordType: String, fields: [String: FieldValue], recordName: String, _ txn: any BackendReadTransaction) throws {
+    mutating func admit(
+        recordType: String, fields: [String: FieldValue], recordName: String, _ txn: any BackendReadTransaction
+    ) throws {
         var row = try row(recordType, txn)
         var changed = false
         for (name, value) in fields {
@@ -55,7 +57,8 @@ struct SchemaCache {
                 }
                 throw CKError.make(
                     .invalidArguments,
-                    "invalid value for field '\(name)' of record '\(recordName)': type \(recordType).\(name) is \(field.type.name), the value is \(type.name)")
+                    "invalid value for field '\(name)' of record '\(recordName)': type \(recordType).\(name) is \(field.type.name), the value is \(type.name)"
+                )
             }
             row.fields[name] = RecordTypeRow.Field(number: row.nextFieldNumber, type: type, indexed: false)
             row.nextFieldNumber += 1

@@ -28,26 +28,34 @@ enum Validation {
 
     static func recordTypeProblem(_ name: String) -> String? {
         if name.isEmpty { return "record type must not be empty" }
-        if name.utf8.count > maximumNameLength { return "record type '\(name.prefix(40))…' is longer than 255 characters" }
-        if name.hasPrefix("_") { return "record type '\(name)' must not begin with an underscore (reserved for system types)" }
+        if name.utf8.count > maximumNameLength {
+            return "record type '\(name.prefix(40))…' is longer than 255 characters"
+        }
+        if name.hasPrefix("_") {
+            return "record type '\(name)' must not begin with an underscore (reserved for system types)"
+        }
         guard let first = name.unicodeScalars.first, first.isASCIILetter,
             name.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" })
         else {
-            return "record type '\(name)' must start with an ASCII letter and contain only ASCII letters, digits and underscores"
+            return
+                "record type '\(name)' must start with an ASCII letter and contain only ASCII letters, digits and underscores"
         }
         return nil
     }
 
     static func fieldNameProblem(_ name: String) -> String? {
         if name.isEmpty { return "field name must not be empty" }
-        if name.hasPrefix("_") { return "field name '\(name)' must not begin with an underscore (reserved for system fields)" }
+        if name.hasPrefix("_") {
+            return "field name '\(name)' must not begin with an underscore (reserved for system fields)"
+        }
         if name.utf8.count > maximumNameLength {
             return "field name '\(name.prefix(40))…' is \(name.utf8.count) characters long; the limit is 255"
         }
         guard let first = name.unicodeScalars.first, first.isASCIILetter,
             name.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" })
         else {
-            return "field name '\(name)' must start with an ASCII letter and contain only ASCII letters, digits and underscores"
+            return
+                "field name '\(name)' must start with an ASCII letter and contain only ASCII letters, digits and underscores"
         }
         return nil
     }

@@ -43,8 +43,14 @@ open class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchecked Send
             while true {
                 if let error = cancellationError { throw error }
                 let batch = try context.fetchDatabaseChanges(since: token, limit: resultsLimit)
-                for id in batch.changed { recordZoneWithIDChangedBlock?(id) }
+                // Cancelled from a callback: deliver nothing more, not even the rest of the
+                // batch or its token.
+                for id in batch.changed {
+                    if let error = cancellationError { throw error }
+                    recordZoneWithIDChangedBlock?(id)
+                }
                 for (id, kind) in batch.deleted {
+                    if let error = cancellationError { throw error }
                     switch kind {
                     case .purged where recordZoneWithIDWasPurgedBlock != nil:
                         recordZoneWithIDWasPurgedBlock?(id)
@@ -55,11 +61,13 @@ open class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchecked Send
                     }
                 }
                 token = batch.token
+                if let error = cancellationError { throw error }
                 if batch.moreComing && fetchAllChanges {
                     changeTokenUpdatedBlock?(batch.token)
                     continue
                 }
-                fetchDatabaseChangesResultBlock?(.success((serverChangeToken: batch.token, moreComing: batch.moreComing)))
+                fetchDatabaseChangesResultBlock?(
+                    .success((serverChangeToken: batch.token, moreComing: batch.moreComing)))
                 fetchDatabaseChangesCompletionBlock?(batch.token, batch.moreComing, nil)
                 return
             }

@@ -62,10 +62,14 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     public var recordZoneChangeTokensUpdatedBlock: (@Sendable (CKRecordZone.ID, CKServerChangeToken?, Data?) -> Void)?
     /// Called once per zone at its end, with the final token or the zone's error.
     public var recordZoneFetchResultBlock:
-        (@Sendable (
-            CKRecordZone.ID,
-            Result<(serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error>
-        ) -> Void)?
+        (
+            @Sendable (
+                CKRecordZone.ID,
+                Result<
+                    (serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error
+                >
+            ) -> Void
+        )?
     /// Called once at the end.
     public var fetchRecordZoneChangesResultBlock: (@Sendable (Result<Void, any Error>) -> Void)?
     /// Deprecated in CloudKit: called per changed record; ignored when `recordWasChangedBlock`
@@ -140,6 +144,12 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
                     break
                 }
                 for change in batch.changes {
+                    // Cancelled from a callback: deliver nothing more, not even the rest of
+                    // the batch or its token.
+                    if let error = cancellationError {
+                        deliverCompletion(error: error)
+                        return
+                    }
                     switch change {
                     case .changed(let record):
                         if let block = recordWasChangedBlock {
@@ -152,17 +162,21 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
                     }
                 }
                 token = batch.token
+                if let error = cancellationError {
+                    deliverCompletion(error: error)
+                    return
+                }
                 if batch.moreComing && fetchAllChanges {
                     recordZoneChangeTokensUpdatedBlock?(zoneID, batch.token, batch.clientChangeTokenData)
-                    if let error = cancellationError {
-                        deliverCompletion(error: error)
-                        return
-                    }
                     continue
                 }
                 recordZoneFetchResultBlock?(
                     zoneID,
-                    .success((serverChangeToken: batch.token, clientChangeTokenData: batch.clientChangeTokenData, moreComing: batch.moreComing)))
+                    .success(
+                        (
+                            serverChangeToken: batch.token, clientChangeTokenData: batch.clientChangeTokenData,
+                            moreComing: batch.moreComing
+                        )))
                 recordZoneFetchCompletionBlock?(zoneID, batch.token, batch.clientChangeTokenData, batch.moreComing, nil)
                 break
             }

@@ -75,6 +75,11 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
         var fetched: [CKRecord.ID: CKRecord] = [:]
         var partial: [AnyHashable: CKError] = [:]
         for (id, result) in results {
+            // Cancelled from a callback: deliver nothing more.
+            if let error = cancellationError {
+                deliverCompletion(error: error)
+                return
+            }
             perRecordProgressBlock?(id, 1.0)
             switch result {
             case .success(let record):
@@ -92,6 +97,10 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                     perRecordCompletionBlock?(nil, id, error)
                 }
             }
+        }
+        if let error = cancellationError {
+            deliverCompletion(error: error)
+            return
         }
         fetchRecordsResultBlock?(.success(()))
         let error: CKError? =

@@ -104,7 +104,8 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
             partial.isEmpty
             ? nil
             : .make(
-                .partialFailure, "Failed to modify some records (\(partial.count) of \(outcome.saveResults.count + outcome.deleteResults.count))",
+                .partialFailure,
+                "Failed to modify some records (\(partial.count) of \(outcome.saveResults.count + outcome.deleteResults.count))",
                 userInfo: [CKPartialErrorsByItemIDKey: partial])
         modifyRecordsCompletionBlock?(saved, deleted, error)
     }

@@ -35,8 +35,12 @@ extension CKOperation {
                 if source.explicit.contains("qos") { result.qualityOfService = source.qualityOfService }
                 if source.explicit.contains("cellular") { result.allowsCellularAccess = source.allowsCellularAccess }
                 if source.explicit.contains("longLived") { result.isLongLived = source.isLongLived }
-                if source.explicit.contains("request") { result.timeoutIntervalForRequest = source.timeoutIntervalForRequest }
-                if source.explicit.contains("resource") { result.timeoutIntervalForResource = source.timeoutIntervalForResource }
+                if source.explicit.contains("request") {
+                    result.timeoutIntervalForRequest = source.timeoutIntervalForRequest
+                }
+                if source.explicit.contains("resource") {
+                    result.timeoutIntervalForResource = source.timeoutIntervalForResource
+                }
             }
             return result
         }

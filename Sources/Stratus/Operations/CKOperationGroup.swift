@@ -4,7 +4,8 @@ public import Foundation
 public final class CKOperationGroup: NSObject, @unchecked Sendable {
     /// The approximate size of a group's transfers.
     public enum TransferSize: Int, Sendable {
-        case unknown = 0, kilobytes, megabytes, tensOfMegabytes, hundredsOfMegabytes, gigabytes,
+        case unknown = 0
+        case kilobytes, megabytes, tensOfMegabytes, hundredsOfMegabytes, gigabytes,
             tensOfGigabytes, hundredsOfGigabytes
     }
 

@@ -61,12 +61,15 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
             let page = try context.query(
                 query, zoneID: zone, cursor: cursor?.data, limit: resultsLimit, desiredKeys: desiredKeys)
             for record in page.records {
+                // Cancelled from a callback: deliver nothing more.
+                if let error = cancellationError { throw error }
                 if let block = recordMatchedBlock {
                     block(record.recordID, .success(record))
                 } else {
                     recordFetchedBlock?(record)
                 }
             }
+            if let error = cancellationError { throw error }
             let next = page.cursor.map { Cursor(data: $0, query: query, zoneID: zone) }
             queryResultBlock?(.success(next))
             queryCompletionBlock?(next, nil)

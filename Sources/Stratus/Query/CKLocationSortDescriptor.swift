@@ -16,9 +16,9 @@ public final class CKLocationSortDescriptor: NSSortDescriptor {
     public init(key: String, relativeLocation: CLLocation) {
         self.relativeLocation = relativeLocation
         #if canImport(Darwin)
-        super.init(key: key, ascending: true, selector: nil)
+            super.init(key: key, ascending: true, selector: nil)
         #else
-        super.init(keyPath: \LocationSortPlaceholder.key, ascending: true)
+            super.init(keyPath: \LocationSortPlaceholder.key, ascending: true)
         #endif
         stratusRegister(key: key)
     }

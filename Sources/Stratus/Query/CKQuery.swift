@@ -23,6 +23,7 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Archiving is secure.
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archives the object with `coder`.
     public func encode(with coder: NSCoder) {
         coder.encode(recordType as NSString, forKey: "RecordType")
         coder.encode(predicate.stratusPredicateFormat as NSString, forKey: "Predicate")
@@ -31,6 +32,7 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
         coder.encode(keys.map { NSNumber(value: $0.ascending) } as NSArray, forKey: "SortAscending")
     }
 
+    /// Re-creates an object archived with `encode(with:)`.
     public init?(coder: NSCoder) {
         guard
             let recordType = coder.decodeObject(of: NSString.self, forKey: "RecordType"),
@@ -39,7 +41,8 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
         self.recordType = recordType as String
         self.predicate = NSPredicate(format: format as String, argumentArray: nil)
         let keys = coder.decodeObject(of: [NSArray.self, NSString.self], forKey: "SortKeys") as? [String] ?? []
-        let ascending = coder.decodeObject(of: [NSArray.self, NSNumber.self], forKey: "SortAscending") as? [NSNumber] ?? []
+        let ascending =
+            coder.decodeObject(of: [NSArray.self, NSNumber.self], forKey: "SortAscending") as? [NSNumber] ?? []
         if !keys.isEmpty {
             self.sortDescriptors = zip(keys, ascending).map { NSSortDescriptor(key: $0, ascending: $1.boolValue) }
         }
@@ -50,7 +53,8 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
         try (sortDescriptors ?? []).map { descriptor in
             if let location = descriptor as? CKLocationSortDescriptor { return location.sortKey }
             guard let key = descriptor.stratusSortKey else {
-                throw CKError.make(.invalidArguments, "sort descriptors must be made with NSSortDescriptor(key:ascending:)")
+                throw CKError.make(
+                    .invalidArguments, "sort descriptors must be made with NSSortDescriptor(key:ascending:)")
             }
             return key
         }

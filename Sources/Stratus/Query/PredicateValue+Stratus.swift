@@ -35,7 +35,8 @@ extension FieldValue {
         case .double(let v, _): return .double(v)
         case .date(let d): return .date(d)
         case .bytes(let d): return .bytes(d)
-        case .reference(let r): return .reference(recordName: r.recordName, zoneName: r.zoneName, ownerName: r.ownerName)
+        case .reference(let r):
+            return .reference(recordName: r.recordName, zoneName: r.zoneName, ownerName: r.ownerName)
         case .location(let l): return .location(latitude: l.latitude, longitude: l.longitude)
         case .list(let items): return .list(items.compactMap(\.predicateValue))
         case .asset, .invalid: return nil
@@ -58,11 +59,17 @@ struct StoredRecordSubject: PredicateSubject {
         case "modificationDate", "___modTime":
             return .date(Date(timeIntervalSinceReferenceDate: record.modificationDate))
         case "creatorUserRecordID", "___createdBy":
-            return .reference(recordName: record.creatorUserRecordName, zoneName: CKRecordZone.ID.defaultZoneName, ownerName: CKCurrentUserDefaultName)
+            return .reference(
+                recordName: record.creatorUserRecordName, zoneName: CKRecordZone.ID.defaultZoneName,
+                ownerName: CKCurrentUserDefaultName)
         case "lastModifiedUserRecordID", "___modifiedBy":
-            return .reference(recordName: record.lastModifiedUserRecordName, zoneName: CKRecordZone.ID.defaultZoneName, ownerName: CKCurrentUserDefaultName)
+            return .reference(
+                recordName: record.lastModifiedUserRecordName, zoneName: CKRecordZone.ID.defaultZoneName,
+                ownerName: CKCurrentUserDefaultName)
         case "parent", "___parent":
-            return record.parent.map { .reference(recordName: $0.recordName, zoneName: $0.zoneName, ownerName: $0.ownerName) }
+            return record.parent.map {
+                .reference(recordName: $0.recordName, zoneName: $0.zoneName, ownerName: $0.ownerName)
+            }
         default:
             return record.fields[key]?.predicateValue
         }

@@ -10,6 +10,7 @@ extension CKRecord: Codable {
             createdBy, modifiedBy, parent, fields
     }
 
+    /// Encodes the value with `encoder`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         let snapshot = state.withLock { $0 }
@@ -26,6 +27,7 @@ extension CKRecord: Codable {
         try container.encode(snapshot.values.mapValues(CodableFieldValue.init), forKey: .fields)
     }
 
+    /// Decodes a value encoded with `encode(to:)`.
     public convenience init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let zoneID = CKRecordZone.ID(
@@ -34,8 +36,10 @@ extension CKRecord: Codable {
         let id = CKRecord.ID(recordName: try container.decode(String.self, forKey: .recordName), zoneID: zoneID)
         var state = State()
         state.system.changeTag = try container.decodeIfPresent(String.self, forKey: .recordChangeTag)
-        state.system.creationDate = try container.decodeIfPresent(Double.self, forKey: .created).map(Date.init(timeIntervalSince1970:))
-        state.system.modificationDate = try container.decodeIfPresent(Double.self, forKey: .modified).map(Date.init(timeIntervalSince1970:))
+        state.system.creationDate = try container.decodeIfPresent(Double.self, forKey: .created).map(
+            Date.init(timeIntervalSince1970:))
+        state.system.modificationDate = try container.decodeIfPresent(Double.self, forKey: .modified).map(
+            Date.init(timeIntervalSince1970:))
         state.system.creatorUserRecordName = try container.decodeIfPresent(String.self, forKey: .createdBy)
         state.system.lastModifiedUserRecordName = try container.decodeIfPresent(String.self, forKey: .modifiedBy)
         state.system.parent = try container.decodeIfPresent(CodableFieldValue.self, forKey: .parent)?.value
@@ -78,7 +82,10 @@ struct CodableFieldValue: Codable {
         case .location(let l):
             try container.encode("LOCATION", forKey: .type)
             try container.encode(
-                [l.latitude, l.longitude, l.altitude, l.horizontalAccuracy, l.verticalAccuracy, l.course, l.speed, l.timestamp],
+                [
+                    l.latitude, l.longitude, l.altitude, l.horizontalAccuracy, l.verticalAccuracy, l.course, l.speed,
+                    l.timestamp,
+                ],
                 forKey: .value)
         case .asset(let a):
             try container.encode("ASSET", forKey: .type)
@@ -88,7 +95,10 @@ struct CodableFieldValue: Codable {
             try container.encode(items.map(CodableFieldValue.init), forKey: .value)
         case .invalid(let name):
             throw EncodingError.invalidValue(
-                name, .init(codingPath: encoder.codingPath, debugDescription: "a value of type \(name) cannot be stored in a record"))
+                name,
+                .init(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "a value of type \(name) cannot be stored in a record"))
         }
     }
 
@@ -98,7 +108,8 @@ struct CodableFieldValue: Codable {
         func kind() throws -> NumberKind {
             let raw = try container.decodeIfPresent(UInt8.self, forKey: .kind) ?? NumberKind.int64.rawValue
             guard let kind = NumberKind(rawValue: raw) else {
-                throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown number kind \(raw)")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .kind, in: container, debugDescription: "unknown number kind \(raw)")
             }
             return kind
         }
@@ -111,13 +122,16 @@ struct CodableFieldValue: Codable {
         case "REFERENCE":
             let parts = try container.decode([String].self, forKey: .value)
             guard parts.count == 4, let action = UInt8(parts[3]) else {
-                throw DecodingError.dataCorruptedError(forKey: .value, in: container, debugDescription: "a reference is [name, zone, owner, action]")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .value, in: container, debugDescription: "a reference is [name, zone, owner, action]")
             }
-            value = .reference(ReferenceValue(recordName: parts[0], zoneName: parts[1], ownerName: parts[2], action: action))
+            value = .reference(
+                ReferenceValue(recordName: parts[0], zoneName: parts[1], ownerName: parts[2], action: action))
         case "LOCATION":
             let v = try container.decode([Double].self, forKey: .value)
             guard v.count == 8 else {
-                throw DecodingError.dataCorruptedError(forKey: .value, in: container, debugDescription: "a location has 8 numbers")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .value, in: container, debugDescription: "a location has 8 numbers")
             }
             value = .location(
                 LocationValue(
@@ -126,12 +140,17 @@ struct CodableFieldValue: Codable {
         case "ASSET":
             let parts = try container.decode([String].self, forKey: .value)
             guard parts.count == 3, let size = Int64(parts[1]) else {
-                throw DecodingError.dataCorruptedError(forKey: .value, in: container, debugDescription: "an asset is [content, size, file]")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .value, in: container, debugDescription: "an asset is [content, size, file]")
             }
-            value = .asset(AssetValue(contentID: parts[0], size: size, pendingFile: parts[2].isEmpty ? nil : URL(fileURLWithPath: parts[2])))
+            value = .asset(
+                AssetValue(
+                    contentID: parts[0], size: size,
+                    pendingFile: parts[2].isEmpty ? nil : URL(fileURLWithPath: parts[2])))
         case "LIST": value = .list(try container.decode([CodableFieldValue].self, forKey: .value).map(\.value))
         default:
-            throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown field type \(type)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "unknown field type \(type)")
         }
     }
 }

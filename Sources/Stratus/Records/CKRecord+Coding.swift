@@ -59,7 +59,9 @@ extension CKRecord {
             state.system.creatorUserRecordName = try r.readOptionalString()
             state.system.lastModifiedUserRecordName = try r.readOptionalString()
             if try r.readByte() == 1 { state.system.parent = try FieldValueCodec.read(from: &r) }
-            if coder.containsValue(forKey: "Values"), let valuesData = coder.decodeObject(of: NSData.self, forKey: "Values") {
+            if coder.containsValue(forKey: "Values"),
+                let valuesData = coder.decodeObject(of: NSData.self, forKey: "Values")
+            {
                 var v = ByteReader(Array(valuesData as Data))
                 let count = try v.readVarint()
                 for _ in 0..<count {

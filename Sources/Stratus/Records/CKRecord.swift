@@ -174,13 +174,15 @@ public final class CKRecord: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
 
     // MARK: NSObject
 
+    /// A copy of the object.
     public func copy(with zone: NSZone? = nil) -> Any {
         CKRecord(recordType: recordType, recordID: recordID, state: state.withLock { $0 })
     }
 
     public override var description: String {
         let tag = recordChangeTag ?? "nil"
-        return "<CKRecord: recordType=\(recordType), recordID=\(recordID.recordName):(\(recordID.zoneID.zoneName):\(recordID.zoneID.ownerName)), recordChangeTag=\(tag), values=\(allKeys())>"
+        return
+            "<CKRecord: recordType=\(recordType), recordID=\(recordID.recordName):(\(recordID.zoneID.zoneName):\(recordID.zoneID.ownerName)), recordChangeTag=\(tag), values=\(allKeys())>"
     }
 
     // MARK: Internal

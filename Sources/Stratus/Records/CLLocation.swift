@@ -112,6 +112,7 @@ public final class CLLocation: NSObject, NSSecureCoding, CKRecordValueProtocol, 
     /// Archiving is secure.
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archives the object with `coder`.
     public func encode(with coder: NSCoder) {
         coder.encode(coordinate.latitude, forKey: "Latitude")
         coder.encode(coordinate.longitude, forKey: "Longitude")
@@ -123,6 +124,7 @@ public final class CLLocation: NSObject, NSSecureCoding, CKRecordValueProtocol, 
         coder.encode(timestamp.timeIntervalSinceReferenceDate, forKey: "Timestamp")
     }
 
+    /// Re-creates an object archived with `encode(with:)`.
     public init?(coder: NSCoder) {
         coordinate = CLLocationCoordinate2D(
             latitude: coder.decodeDouble(forKey: "Latitude"),

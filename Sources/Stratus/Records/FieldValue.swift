@@ -2,7 +2,8 @@ import Foundation
 
 /// The Swift type a number was stored as, so it reads back as the same type.
 enum NumberKind: UInt8, Sendable {
-    case int = 0, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, double, float,
+    case int = 0
+    case int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, double, float,
         bool, nsnumber
 }
 
@@ -75,8 +76,10 @@ indirect enum FieldValue: Hashable, Sendable {
 
 /// CloudKit's field types: the just-in-time schema fixes a field's type on its first save.
 enum SchemaType: UInt8, Sendable {
-    case string = 1, number, timestamp, bytes, reference, location, asset
-    case stringList = 0x11, numberList, timestampList, bytesList, referenceList, locationList, assetList
+    case string = 1
+    case number, timestamp, bytes, reference, location, asset
+    case stringList = 0x11
+    case numberList, timestampList, bytesList, referenceList, locationList, assetList
     case emptyList = 0x20
     case invalid = 0xFF
 

@@ -4,6 +4,7 @@ public import Foundation
 public final class CKRecordZone: NSObject, NSSecureCoding, @unchecked Sendable {
     /// What a zone supports.
     public struct Capabilities: OptionSet, Sendable, Hashable {
+        /// The raw value.
         public let rawValue: UInt
         /// Creates capabilities from their raw value.
         public init(rawValue: UInt) { self.rawValue = rawValue }
@@ -69,12 +70,14 @@ public final class CKRecordZone: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Archiving is secure.
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archives the object with `coder`.
     public func encode(with coder: NSCoder) {
         coder.encode(zoneID, forKey: "ZoneID")
         coder.encode(Int64(capabilities.rawValue), forKey: "Capabilities")
         coder.encode(Int64(encryptionScope.rawValue), forKey: "EncryptionScope")
     }
 
+    /// Re-creates an object archived with `encode(with:)`.
     public init?(coder: NSCoder) {
         guard let zoneID = coder.decodeObject(of: CKRecordZone.ID.self, forKey: "ZoneID") else {
             return nil

@@ -16,7 +16,8 @@ extension ConformanceContext {
         guard actual != expected else { return }
         var detail = ByteText.describe(pairs: actual)
         if let index = zip(actual, expected).enumerated().first(where: { $1.0 != $1.1 })?.offset {
-            detail += "; first difference at position \(index): "
+            detail +=
+                "; first difference at position \(index): "
                 + ByteText.describe(pairs: [actual[index]]) + " instead of "
                 + ByteText.describe(pairs: [expected[index]])
         } else {

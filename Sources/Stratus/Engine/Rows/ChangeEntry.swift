@@ -52,7 +52,8 @@ struct Tombstone: Sendable {
 /// One entry of the database change log: `DatabaseKeys.databaseChange(position)`.
 struct DatabaseChangeEntry: Sendable {
     enum Kind: UInt8, Sendable {
-        case changed = 1, deleted, purged, encryptedDataReset
+        case changed = 1
+        case deleted, purged, encryptedDataReset
     }
     var zoneName: String
     var ownerName: String

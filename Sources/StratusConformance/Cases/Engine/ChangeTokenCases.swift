@@ -26,9 +26,13 @@ enum ChangeTokenCases {
         try context.expect(deleted.error == nil, "delete succeeds", actual: "\(String(describing: deleted.error))")
         context.step("fetch with nil token")
         let changes = Ops.zoneChanges(db, zone, since: nil)
-        try context.expect(changes.error == nil && changes.zoneError == nil, "fetch succeeds", actual: "\(String(describing: changes.zoneError ?? changes.error))")
+        try context.expect(
+            changes.error == nil && changes.zoneError == nil, "fetch succeeds",
+            actual: "\(String(describing: changes.zoneError ?? changes.error))")
         try context.expectEqual(names(changes.changed), ["r1", "r2", "r4", "r5"], "changed records")
-        try context.expect(changes.deleted.allSatisfy { $0.0.recordName == "r3" }, "only deletions of records that existed", actual: "\(changes.deleted)")
+        try context.expect(
+            changes.deleted.allSatisfy { $0.0.recordName == "r3" }, "only deletions of records that existed",
+            actual: "\(changes.deleted)")
         try context.expect(changes.token != nil, "a token")
     }
 
@@ -102,8 +106,10 @@ enum ChangeTokenCases {
         var rounds = 0
         while true {
             let batch = Ops.zoneChanges(db, zone, since: token, limit: 5, fetchAll: false)
-            try context.expect(batch.zoneError == nil, "batch succeeds", actual: "\(String(describing: batch.zoneError))")
-            try context.expect(batch.changed.count <= 5, "at most 5 records per batch", actual: "\(batch.changed.count)")
+            try context.expect(
+                batch.zoneError == nil, "batch succeeds", actual: "\(String(describing: batch.zoneError))")
+            try context.expect(
+                batch.changed.count <= 5, "at most 5 records per batch", actual: "\(batch.changed.count)")
             seen += batch.changed.map(\.recordID.recordName)
             token = batch.token
             rounds += 1
@@ -128,7 +134,8 @@ enum ChangeTokenCases {
         let zone = try Ops.createZones(db, ["Z"], in: context)[0]
         _ = try Ops.saveAll(db, (0..<12).map { makeRecord("r\($0)", zone: zone) }, in: context)
         let walk = Ops.zoneChanges(db, zone, since: nil, limit: 4, fetchAll: true)
-        try context.expect(walk.tokensUpdated.count >= 2, "at least two intermediate tokens", actual: "\(walk.tokensUpdated.count)")
+        try context.expect(
+            walk.tokensUpdated.count >= 2, "at least two intermediate tokens", actual: "\(walk.tokensUpdated.count)")
         context.step("write more, then resume from the first intermediate token")
         _ = try Ops.saveAll(db, [makeRecord("late", zone: zone)], in: context)
         let resumed = Ops.zoneChanges(db, zone, since: walk.tokensUpdated[0])
@@ -180,23 +187,31 @@ enum ChangeTokenCases {
         _ = try Ops.saveAll(db, [makeRecord("a", zone: zones[0])], in: context)
         let tokenA = Ops.zoneChanges(db, zones[0], since: nil).token
         context.step("zone A's token for zone B")
-        try context.expectEqual(ckCode(Ops.zoneChanges(db, zones[1], since: tokenA).zoneError), .changeTokenExpired, "error")
+        try context.expectEqual(
+            ckCode(Ops.zoneChanges(db, zones[1], since: tokenA).zoneError), .changeTokenExpired, "error")
         context.step("a database token for a zone fetch")
         let dbToken = Ops.databaseChanges(db, since: nil).token
-        try context.expectEqual(ckCode(Ops.zoneChanges(db, zones[0], since: dbToken).zoneError), .invalidArguments, "error")
+        try context.expectEqual(
+            ckCode(Ops.zoneChanges(db, zones[0], since: dbToken).zoneError), .invalidArguments, "error")
         context.step("altered token bytes")
         let archived = try NSKeyedArchiver.archivedData(withRootObject: tokenA!, requiringSecureCoding: true)
         var bytes = [UInt8](archived)
         if let index = bytes.indices.last(where: { bytes[$0] != 0 && $0 > bytes.count / 2 }) { bytes[index] ^= 0x01 }
-        if let altered = try? NSKeyedUnarchiver.unarchivedObject(ofClass: CKServerChangeToken.self, from: Data(bytes)), altered != tokenA {
+        if let altered = try? NSKeyedUnarchiver.unarchivedObject(ofClass: CKServerChangeToken.self, from: Data(bytes)),
+            altered != tokenA
+        {
             let code = ckCode(Ops.zoneChanges(db, zones[0], since: altered).zoneError)
-            try context.expect(code == .invalidArguments || code == .changeTokenExpired, "altered token rejected", actual: "\(String(describing: code))")
+            try context.expect(
+                code == .invalidArguments || code == .changeTokenExpired, "altered token rejected",
+                actual: "\(String(describing: code))")
         }
         context.step("delete and recreate zone A; its old token is rejected")
         Ops.modifyZones(db, delete: [zones[0]])
         _ = try Ops.createZones(db, ["A"], in: context)
-        try context.expectEqual(ckCode(Ops.zoneChanges(db, zones[0], since: tokenA).zoneError), .changeTokenExpired, "error")
-        try context.expectEqual(Ops.zoneChanges(db, zones[0], since: nil).changed.count, 0, "records of the recreated zone")
+        try context.expectEqual(
+            ckCode(Ops.zoneChanges(db, zones[0], since: tokenA).zoneError), .changeTokenExpired, "error")
+        try context.expectEqual(
+            Ops.zoneChanges(db, zones[0], since: nil).changed.count, 0, "records of the recreated zone")
     }
 
     static let deletedZoneNotFound = ConformanceCase(
@@ -207,8 +222,10 @@ enum ChangeTokenCases {
         let zone = try Ops.createZones(db, ["Z"], in: context)[0]
         let token = Ops.zoneChanges(db, zone, since: nil).token
         Ops.modifyZones(db, delete: [zone])
-        try context.expectEqual(ckCode(Ops.zoneChanges(db, zone, since: token).zoneError), .zoneNotFound, "error with a token")
-        try context.expectEqual(ckCode(Ops.zoneChanges(db, zone, since: nil).zoneError), .zoneNotFound, "error with nil")
+        try context.expectEqual(
+            ckCode(Ops.zoneChanges(db, zone, since: token).zoneError), .zoneNotFound, "error with a token")
+        try context.expectEqual(
+            ckCode(Ops.zoneChanges(db, zone, since: nil).zoneError), .zoneNotFound, "error with nil")
     }
 
     static let databaseChanges = ConformanceCase(
@@ -260,7 +277,8 @@ enum ChangeTokenCases {
         let zone = try Ops.createZones(db, ["Z"], in: context)[0]
         Ops.modify(db, save: [makeRecord("a", zone: zone)], clientChangeTokenData: Data([1, 2, 3]))
         Ops.modify(db, save: [makeRecord("b", zone: zone)], clientChangeTokenData: Data([4, 5]))
-        try context.expectEqual(Ops.zoneChanges(db, zone, since: nil).clientChangeTokenData, Data([4, 5]), "clientChangeTokenData")
+        try context.expectEqual(
+            Ops.zoneChanges(db, zone, since: nil).clientChangeTokenData, Data([4, 5]), "clientChangeTokenData")
     }
 
     static let publicAndDefaultZoneRefused = ConformanceCase(
@@ -270,7 +288,9 @@ enum ChangeTokenCases {
         let container = try context.container()
         let publicChanges = Ops.zoneChanges(container.publicCloudDatabase, .default, since: nil)
         try context.expectEqual(ckCode(publicChanges.error), .badDatabase, "zone changes in the public database")
-        try context.expectEqual(ckCode(Ops.databaseChanges(container.publicCloudDatabase, since: nil).error), .badDatabase, "database changes in the public database")
+        try context.expectEqual(
+            ckCode(Ops.databaseChanges(container.publicCloudDatabase, since: nil).error), .badDatabase,
+            "database changes in the public database")
         _ = try Ops.saveAll(container.privateCloudDatabase, [makeRecord("d", zone: .default)], in: context)
         let defaultZone = Ops.zoneChanges(container.privateCloudDatabase, .default, since: nil)
         try context.expectEqual(defaultZone.changed.count, 0, "records from the default zone")

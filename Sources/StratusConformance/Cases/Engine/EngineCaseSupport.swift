@@ -64,7 +64,9 @@ enum Ops {
     }
 
     /// Saves records and fails the case unless every one succeeded; returns the saved records.
-    static func saveAll(_ database: CKDatabase, _ records: [CKRecord], in context: ConformanceContext) throws -> [CKRecord] {
+    static func saveAll(_ database: CKDatabase, _ records: [CKRecord], in context: ConformanceContext) throws
+        -> [CKRecord]
+    {
         let result = modify(database, save: records)
         if let error = result.error { throw context.failure(expected: "the save succeeds", actual: "\(error)") }
         return try records.map { record in
@@ -79,11 +81,17 @@ enum Ops {
     }
 
     /// Creates custom zones and fails the case unless every one succeeded.
-    static func createZones(_ database: CKDatabase, _ names: [String], in context: ConformanceContext) throws -> [CKRecordZone.ID] {
+    static func createZones(_ database: CKDatabase, _ names: [String], in context: ConformanceContext) throws
+        -> [CKRecordZone.ID]
+    {
         let result = modifyZones(database, save: names.map { CKRecordZone(zoneName: $0) })
         for name in names {
             guard case .success = result.saved[CKRecordZone.ID(zoneName: name)] else {
-                throw context.failure(expected: "zone \(name) created", actual: "\(String(describing: result.saved[CKRecordZone.ID(zoneName: name)])) \(String(describing: result.error))")
+                throw context.failure(
+                    expected: "zone \(name) created",
+                    actual:
+                        "\(String(describing: result.saved[CKRecordZone.ID(zoneName: name)])) \(String(describing: result.error))"
+                )
             }
         }
         return names.map { CKRecordZone.ID(zoneName: $0) }
@@ -97,7 +105,9 @@ enum Ops {
 
     /// Saves and deletes zones through `CKModifyRecordZonesOperation`.
     @discardableResult
-    static func modifyZones(_ database: CKDatabase, save: [CKRecordZone] = [], delete: [CKRecordZone.ID] = []) -> ZoneModifyResult {
+    static func modifyZones(_ database: CKDatabase, save: [CKRecordZone] = [], delete: [CKRecordZone.ID] = [])
+        -> ZoneModifyResult
+    {
         let op = CKModifyRecordZonesOperation(recordZonesToSave: save, recordZoneIDsToDelete: delete)
         let saves = Collector<(CKRecordZone.ID, Result<CKRecordZone, any Error>)>()
         let deletes = Collector<(CKRecordZone.ID, Result<Void, any Error>)>()
@@ -134,13 +144,16 @@ enum Ops {
     ) -> ZoneChanges {
         let configuration = CKFetchRecordZoneChangesOperation.ZoneConfiguration(
             previousServerChangeToken: token, resultsLimit: limit, desiredKeys: desiredKeys)
-        let op = CKFetchRecordZoneChangesOperation(recordZoneIDs: [zoneID], configurationsByRecordZoneID: [zoneID: configuration])
+        let op = CKFetchRecordZoneChangesOperation(
+            recordZoneIDs: [zoneID], configurationsByRecordZoneID: [zoneID: configuration])
         op.fetchAllChanges = fetchAll
         let box = Collector<ZoneChanges>()
         let changed = Collector<CKRecord>()
         let deleted = Collector<(CKRecord.ID, String)>()
         let updated = Collector<CKServerChangeToken>()
-        let zoneResult = Collector<Result<(serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error>>()
+        let zoneResult = Collector<
+            Result<(serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error>
+        >()
         let final = Collector<(any Error)?>()
         op.recordWasChangedBlock = { _, result in if let record = try? result.get() { changed.append(record) } }
         op.recordWithIDWasDeletedBlock = { deleted.append(($0, $1)) }
@@ -242,7 +255,9 @@ func ckCode(_ error: (any Error)?) -> CKError.Code? {
 }
 
 /// A record of `type` named `name` in `zone` with `fields`.
-func makeRecord(_ name: String, type: String = "Item", zone: CKRecordZone.ID, _ fields: [String: any CKRecordValue] = [:]) -> CKRecord {
+func makeRecord(
+    _ name: String, type: String = "Item", zone: CKRecordZone.ID, _ fields: [String: any CKRecordValue] = [:]
+) -> CKRecord {
     let record = CKRecord(recordType: type, recordID: CKRecord.ID(recordName: name, zoneID: zone))
     for (key, value) in fields { record[key] = value }
     return record

@@ -33,12 +33,14 @@ enum RecordFetchCases {
         if case .failure(let error)? = byID[absent] {
             try context.expectEqual(ckCode(error), .unknownItem, "error for the absent record")
         } else {
-            throw context.failure(expected: "unknownItem for the absent record", actual: "\(String(describing: byID[absent]))")
+            throw context.failure(
+                expected: "unknownItem for the absent record", actual: "\(String(describing: byID[absent]))")
         }
         if case .failure(let error)? = byID[noZone] {
             try context.expectEqual(ckCode(error), .zoneNotFound, "error for the record in a missing zone")
         } else {
-            throw context.failure(expected: "zoneNotFound for the missing zone", actual: "\(String(describing: byID[noZone]))")
+            throw context.failure(
+                expected: "zoneNotFound for the missing zone", actual: "\(String(describing: byID[noZone]))")
         }
     }
 }
