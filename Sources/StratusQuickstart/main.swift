@@ -36,7 +36,7 @@ run(makeZone)
 print("zone '\(zoneID.zoneName)' ready in \(path)")
 
 // 2. Save records.
-let stamp = Int(Date().timeIntervalSince1970)
+let stamp = UUID().uuidString.prefix(8).lowercased()
 let records = (1...3).map { n -> CKRecord in
     let record = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "note-\(stamp)-\(n)", zoneID: zoneID))
     record["title"] = "Note \(n)"
