@@ -43,8 +43,16 @@ extension DatabaseContext {
             do {
                 var contents: [String: [UInt8]] = [:]
                 for (field, value) in save.values {
-                    for asset in value.assets where asset.pendingFile != nil && asset.contentID.isEmpty {
-                        contents[asset.pendingFile!.path] = try Engine.loadAssetFile(asset.pendingFile!, field: field)
+                    let written = request.policy == .allKeys || save.changedKeys.contains(field)
+                    for asset in value.assets {
+                        guard let file = asset.pendingFile else { continue }
+                        if asset.contentID.isEmpty {
+                            contents[file.path] = try Engine.loadAssetFile(file, field: field)
+                        } else if written, let data = try? Data(contentsOf: file) {
+                            // A fetched asset set on this record: if its content is not in this
+                            // database, the transaction copies it from this local file.
+                            contents[file.path] = Array(data)
+                        }
                     }
                 }
                 if !contents.isEmpty { assetContents[save.index] = contents }
@@ -109,7 +117,8 @@ extension DatabaseContext {
                     do {
                         planned.append(
                             try plan(
-                                save, zone: zone, policy: request.policy, savedNames: savedNames, schema: &schema, txn))
+                                save, zone: zone, policy: request.policy, savedNames: savedNames,
+                                assets: assetContents[save.index] ?? [:], schema: &schema, txn))
                     } catch let error as CKError {
                         failures[.save(save.index)] = error
                     }
@@ -244,7 +253,7 @@ extension DatabaseContext {
     /// Checks one save against the store and the save policy; returns what to write.
     private func plan(
         _ save: ModifyRequest.Save, zone: ZoneRow, policy: SavePolicy, savedNames: Set<String>,
-        schema: inout SchemaCache, _ txn: any BackendReadTransaction
+        assets: [String: [UInt8]], schema: inout SchemaCache, _ txn: any BackendReadTransaction
     ) throws -> PlannedSave {
         let id = save.id
         let existing = try loadRecord(zone: zone.number, name: id.recordName, txn)
@@ -293,6 +302,20 @@ extension DatabaseContext {
                 .limitExceeded,
                 "record '\(id.recordName)' would hold \(size) bytes of field data; the limit is \(Validation.maximumRecordSize) bytes"
             )
+        }
+        // An asset fetched from another record gets its own copy of the content (see
+        // `storeAssets`), taken from this database or from the asset's local file.
+        let owned = Set((existing?.fields.values.flatMap(\.assets) ?? []).map(\.contentID))
+        for (field, value) in fields {
+            for asset in value.assets where !asset.contentID.isEmpty && !owned.contains(asset.contentID) {
+                let inFile = asset.pendingFile.map { assets[$0.path] != nil } ?? false
+                if !inFile, try txn.get(keys.asset(asset.contentID)) == nil {
+                    throw CKError.make(
+                        .assetFileNotFound,
+                        "the content of the asset in field '\(field)' of record '\(id.recordName)' is no longer available; set a new CKAsset(fileURL:)"
+                    )
+                }
+            }
         }
         var parent = existing?.parent
         if existing == nil || save.system.parentChanged || policy == .allKeys {
@@ -346,8 +369,9 @@ extension DatabaseContext {
         zone.nextPosition += 1
         var fields = plan.fields
         // Store new asset contents and point the fields at them.
+        let owned = Set((plan.existing?.fields.values.flatMap(\.assets) ?? []).map(\.contentID))
         for (key, value) in fields where !value.assets.isEmpty {
-            fields[key] = try storeAssets(value, contents: assets, txn)
+            fields[key] = try storeAssets(value, contents: assets, owned: owned, txn)
         }
         if let existing = plan.existing {
             try txn.clear(keys.change(zone.number, existing.position))
@@ -382,17 +406,34 @@ extension DatabaseContext {
         return makeRecord(stored, id: plan.save.id, desiredKeys: nil)
     }
 
-    private func storeAssets(_ value: FieldValue, contents: [String: [UInt8]], _ txn: any BackendWriteTransaction)
-        throws -> FieldValue
-    {
+    /// Stores the content of new assets; `owned` lists the content IDs the record already
+    /// holds. An asset fetched from another record (or database) gets its own copy of the
+    /// content, so that deleting or changing the other record cannot take it away.
+    private func storeAssets(
+        _ value: FieldValue, contents: [String: [UInt8]], owned: Set<String>, _ txn: any BackendWriteTransaction
+    ) throws -> FieldValue {
         switch value {
         case .asset(let asset) where asset.contentID.isEmpty:
             guard let file = asset.pendingFile, let bytes = contents[file.path] else { return value }
             let id = UUID().uuidString
             try txn.set(keys.asset(id), bytes)
             return .asset(AssetValue(contentID: id, size: Int64(bytes.count), pendingFile: nil))
+        case .asset(let asset) where !owned.contains(asset.contentID):
+            let bytes: [UInt8]
+            if let file = asset.pendingFile, let pending = contents[file.path] {
+                bytes = pending
+            } else if let stored = try txn.get(keys.asset(asset.contentID)) {
+                bytes = stored
+            } else {
+                return value  // `plan` refused such a save
+            }
+            let id = UUID().uuidString
+            try txn.set(keys.asset(id), bytes)
+            return .asset(AssetValue(contentID: id, size: Int64(bytes.count), pendingFile: nil))
+        case .asset(let asset):
+            return .asset(AssetValue(contentID: asset.contentID, size: asset.size, pendingFile: nil))
         case .list(let items):
-            return .list(try items.map { try storeAssets($0, contents: contents, txn) })
+            return .list(try items.map { try storeAssets($0, contents: contents, owned: owned, txn) })
         default:
             return value
         }

@@ -40,7 +40,9 @@ extension FieldValue {
         case let v as CKAsset:
             guard let url = v.fileURL else { return nil }
             if let stored = v.storedContent {
-                self = .asset(stored)
+                // Keep the local copy: saved on another record or in another database, the
+                // content is copied (from this file when the store does not have it).
+                self = .asset(AssetValue(contentID: stored.contentID, size: stored.size, pendingFile: url))
             } else {
                 self = .asset(AssetValue(contentID: "", size: -1, pendingFile: url))
             }
