@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The benchmark harness: a package of its own, so `swift test` at the root never builds or runs
+// it. It depends on Stratus at the root of this checkout by path. Build and run it in release
+// mode (see Docs/Performance.md at the root):
+//
+//     swift build -c release --package-path Benchmarks --scratch-path Benchmarks/.build-bench
+//     Benchmarks/.build-bench/release/stratus-bench --backends sqlite,memory --out Benchmarks/results
+let package = Package(
+    name: "StratusBenchmarks",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "stratus-bench", targets: ["StratusBench"])
+    ],
+    dependencies: [
+        .package(name: "Stratus", path: "..")
+    ],
+    targets: [
+        // The SQLite C API for the raw baseline. The root's StratusCSQLite is not a product,
+        // so the harness declares its own module (prefixed, to avoid colliding with it).
+        .systemLibrary(
+            name: "StratusBenchCSQLite",
+            path: "Sources/StratusBenchCSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .executableTarget(
+            name: "StratusBench",
+            dependencies: [
+                "StratusBenchCSQLite",
+                .product(name: "Stratus", package: "Stratus"),
+                .product(name: "StratusBackend", package: "Stratus"),
+                .product(name: "StratusSQLite", package: "Stratus"),
+                .product(name: "StratusInMemory", package: "Stratus"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+    ]
+)

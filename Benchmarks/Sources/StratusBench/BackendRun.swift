@@ -1,0 +1,90 @@
+import Foundation
+import Stratus
+
+/// Every benchmark on one backend, in one process, in the order the results depend on:
+/// the raw baseline, saves, the drain and the query of the saved zone, the incremental-sync
+/// zones, then the peak-memory children (which may open the zones built here).
+struct BackendRun {
+    /// The backend under test.
+    let target: any BenchmarkTarget
+    /// The sizes to use.
+    let sizes: Sizes
+    /// This program, for the child processes.
+    let executable: String
+
+    /// The zone saved, drained and queried.
+    static let itemsZone = "items"
+
+    /// The name of the incremental-sync zone holding `size` changes.
+    static func historyZone(_ size: Int) -> String { "history-\(size)" }
+
+    /// Runs everything in a new scratch directory, removed afterwards.
+    func run() throws -> BackendReport {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stratus-bench-\(target.name)-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let clock = ContinuousClock()
+        let start = clock.now
+
+        Log.step("\(target.name): raw baseline, \(sizes.rawRows) rows × \(sizes.repetitions)")
+        let raw = try RawBaseline.median(
+            of: (0..<sizes.repetitions).map { _ in
+                try target.rawBaseline(rows: sizes.rawRows, valueBytes: sizes.valueBytes, in: directory)
+            })
+
+        let store = try target.makeStore(in: directory)
+        defer { try? store.backend.close() }
+        let workload = Workload(store: store)
+        let items = try workload.makeZone(BackendRun.itemsZone)
+
+        Log.step("\(target.name): saving \(sizes.savedRecords) records, \(sizes.batchSize) per operation")
+        let saveSeconds = try workload.save(
+            0..<sizes.savedRecords, type: Workload.itemType, into: items, batchSize: sizes.batchSize,
+            rankModulus: sizes.savedRecords)
+        let saveRate = Double(sizes.savedRecords) / saveSeconds
+        let save = SaveResult(
+            records: sizes.savedRecords, batchSize: sizes.batchSize, seconds: saveSeconds,
+            recordsPerSecond: saveRate, ratioToRaw: saveRate / raw.insertsPerSecond)
+
+        Log.step("\(target.name): draining \(sizes.savedRecords) records × \(sizes.repetitions)")
+        let drain = try drainSaved(items, workload: workload, raw: raw)
+
+        Log.step("\(target.name): paging the sorted query to page \(sizes.lastPage)")
+        let paging = try QueryPagingBenchmark(workload: workload, zoneID: items, sizes: sizes).run()
+
+        Log.step("\(target.name): incremental sync at history sizes \(sizes.historySizes)")
+        let sync = try IncrementalSyncBenchmark(workload: workload, sizes: sizes).run()
+
+        var rss: [DrainRSSResult] = []
+        for size in sizes.rssZoneSizes {
+            Log.step("\(target.name): peak memory draining \(size) records in a child process")
+            rss.append(
+                try DrainRSSParent(executable: executable, target: target).measure(size, in: store, sizes: sizes))
+        }
+        return BackendReport(
+            backend: target.name, label: target.label, raw: raw, save: save, drain: drain,
+            incrementalSync: sync, paging: paging, drainRSS: rss, totalSeconds: (clock.now - start).seconds)
+    }
+
+    private func drainSaved(_ zoneID: CKRecordZone.ID, workload: Workload, raw: RawBaseline) throws -> DrainResult {
+        let (median, samples) = try Timing.medianSeconds(repetitions: sizes.repetitions) {
+            let fetched = try workload.fetchChanges(zoneID, since: nil)
+            guard fetched.records == sizes.savedRecords else {
+                throw BenchmarkFailure("drain delivered \(fetched.records) of \(sizes.savedRecords) records")
+            }
+        }
+        let rate = Double(sizes.savedRecords) / median
+        return DrainResult(
+            records: sizes.savedRecords, seconds: median, samples: samples, recordsPerSecond: rate,
+            ratioToRaw: rate / raw.readsPerSecond)
+    }
+
+    /// The zone of `size` records this run built, if any: the saved zone or a history zone.
+    static func zoneName(holding size: Int, sizes: Sizes) -> String? {
+        if size == sizes.savedRecords { return itemsZone }
+        if sizes.historySizes.contains(size) { return historyZone(size) }
+        return nil
+    }
+}

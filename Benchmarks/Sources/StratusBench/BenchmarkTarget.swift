@@ -1,0 +1,111 @@
+import StratusBackend
+
+/// A storage backend the harness measures, with the raw baseline of its native API.
+///
+/// Adding a backend (LMDB, PostgreSQL, …) means one conforming type and one entry in
+/// ``BenchmarkTargets/all``: the CloudKit-level runs are shared, and the raw baseline does the
+/// equivalent inserts and point reads through that backend's own API, in one transaction each.
+protocol BenchmarkTarget: Sendable {
+    /// The name used on the command line and in results (`sqlite`, `memory`, …).
+    var name: String { get }
+    /// What exactly is measured, for people (location, durability, …).
+    var label: String { get }
+
+    /// A new, empty store for the CloudKit-level runs, with scratch space in `directory`.
+    func makeStore(in directory: String) throws -> BenchmarkStore
+
+    /// Opens a store made by ``makeStore(in:)`` from its ``BenchmarkStore/location``, in another
+    /// process. Only called for stores that have a location.
+    func openStore(at location: String) throws -> any DatabaseBackend
+
+    /// Inserts `rows` values of `valueBytes` bytes in one transaction, then reads each back
+    /// with a point read in one read transaction, through the backend's native API.
+    func rawBaseline(rows: Int, valueBytes: Int, in directory: String) throws -> RawBaseline
+}
+
+/// A store the harness runs CloudKit operations against.
+struct BenchmarkStore {
+    /// The backend handle.
+    var backend: any DatabaseBackend
+    /// Where another process can open the same store, or `nil` when it lives in this
+    /// process's memory only (a child process then builds its own).
+    var location: String?
+}
+
+/// The backends the harness knows, by command-line name.
+enum BenchmarkTargets {
+    /// Every backend, in the order they run and are reported.
+    static let all: [any BenchmarkTarget] = [SQLiteTarget(), InMemoryTarget()]
+
+    /// The backend named `name`, or `nil`.
+    static func named(_ name: String) -> (any BenchmarkTarget)? {
+        all.first { $0.name == name }
+    }
+}
+
+/// The rates of one raw-baseline run.
+struct RawBaseline: Codable, Sendable {
+    /// Rows inserted and read.
+    var rows: Int
+    /// Seconds for the inserts and their commit (median of the repetitions).
+    var insertSeconds: Double
+    /// Seconds for the point reads (median of the repetitions).
+    var readSeconds: Double
+    /// Rows inserted per second.
+    var insertsPerSecond: Double { Double(rows) / insertSeconds }
+    /// Point reads per second.
+    var readsPerSecond: Double { Double(rows) / readSeconds }
+
+    private enum CodingKeys: String, CodingKey {
+        case rows, insertSeconds, readSeconds, insertsPerSecond, readsPerSecond
+    }
+
+    /// A baseline of `rows` rows with its two timings.
+    init(rows: Int, insertSeconds: Double, readSeconds: Double) {
+        self.rows = rows
+        self.insertSeconds = insertSeconds
+        self.readSeconds = readSeconds
+    }
+
+    /// Decodes the stored timings; the rates are derived.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rows = try container.decode(Int.self, forKey: .rows)
+        insertSeconds = try container.decode(Double.self, forKey: .insertSeconds)
+        readSeconds = try container.decode(Double.self, forKey: .readSeconds)
+    }
+
+    /// Encodes the timings and the rates.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(rows, forKey: .rows)
+        try container.encode(insertSeconds, forKey: .insertSeconds)
+        try container.encode(readSeconds, forKey: .readSeconds)
+        try container.encode(insertsPerSecond, forKey: .insertsPerSecond)
+        try container.encode(readsPerSecond, forKey: .readsPerSecond)
+    }
+
+    /// The median of several runs' timings.
+    static func median(of runs: [RawBaseline]) -> RawBaseline {
+        RawBaseline(
+            rows: runs.first?.rows ?? 0,
+            insertSeconds: Timing.median(runs.map(\.insertSeconds)),
+            readSeconds: Timing.median(runs.map(\.readSeconds)))
+    }
+}
+
+/// The deterministic keys and values of the raw baselines.
+enum RawData {
+    /// The key of row `index`: a 4-byte prefix and the index big-endian, so rows go in key
+    /// order (the best case for a B-tree, which makes the baseline a ceiling).
+    static func key(_ index: Int) -> [UInt8] {
+        var key: [UInt8] = [0x72, 0x61, 0x77, 0x00]
+        withUnsafeBytes(of: UInt64(index).bigEndian) { key.append(contentsOf: $0) }
+        return key
+    }
+
+    /// A value of `bytes` bytes that differs from row to row.
+    static func value(_ index: Int, bytes: Int) -> [UInt8] {
+        (0..<bytes).map { UInt8(truncatingIfNeeded: index &+ $0 &* 31) }
+    }
+}

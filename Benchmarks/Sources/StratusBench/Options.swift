@@ -1,0 +1,44 @@
+/// The command line of a benchmark run:
+/// `stratus-bench [--backends sqlite,memory] [--quick] [--out DIR]`.
+struct Options {
+    /// The backends to run, in order.
+    var targets: [any BenchmarkTarget] = BenchmarkTargets.all
+    /// Whether to use ``Sizes/quick``.
+    var quick = false
+    /// Where the JSON, the SVG and the Markdown table go.
+    var outputDirectory = "bench-results"
+
+    /// The usage text.
+    static let usage = """
+        usage: stratus-bench [--backends \(BenchmarkTargets.all.map(\.name).joined(separator: ","))] [--quick] [--out DIR]
+               stratus-bench drain-rss <backend> <records> [--store PATH --zone NAME]   (run by the benchmark itself)
+        """
+
+    /// Parses `arguments` (without the program name).
+    init(_ arguments: [String]) throws {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--quick":
+                quick = true
+            case "--backends":
+                guard let list = remaining.popFirst() else { throw BenchmarkFailure("--backends needs a list") }
+                targets = try list.split(separator: ",").map { name in
+                    guard let target = BenchmarkTargets.named(String(name)) else {
+                        throw BenchmarkFailure(
+                            "unknown backend '\(name)'; known: \(BenchmarkTargets.all.map(\.name).joined(separator: ", "))"
+                        )
+                    }
+                    return target
+                }
+            case "--out":
+                guard let directory = remaining.popFirst() else { throw BenchmarkFailure("--out needs a directory") }
+                outputDirectory = directory
+            case "-h", "--help":
+                throw BenchmarkFailure(Options.usage)
+            default:
+                throw BenchmarkFailure("unknown argument '\(argument)'\n\(Options.usage)")
+            }
+        }
+    }
+}

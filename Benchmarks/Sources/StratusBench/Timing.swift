@@ -1,0 +1,37 @@
+/// Wall-clock timing and the few statistics the harness reports.
+enum Timing {
+    /// The seconds `body` takes, measured on the monotonic clock.
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try body()
+        return (clock.now - start).seconds
+    }
+
+    /// The median of `samples` (the mean of the middle two for an even count); 0 when empty.
+    static func median(_ samples: [Double]) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        let sorted = samples.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// The median of `body`'s time over `repetitions` runs, with every sample.
+    static func medianSeconds(
+        repetitions: Int, _ body: () throws -> Void
+    ) rethrows -> (median: Double, samples: [Double]) {
+        var samples: [Double] = []
+        for _ in 0..<max(1, repetitions) {
+            samples.append(try seconds(body))
+        }
+        return (median(samples), samples)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
+}

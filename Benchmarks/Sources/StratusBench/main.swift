@@ -1,0 +1,53 @@
+// stratus-bench: Stratus's CloudKit operations against the raw API of each backend.
+// See Docs/Performance.md at the root of the repository for what is measured and the latest
+// results.
+import Foundation
+
+/// Runs every selected backend, then prints the table and writes the JSON, SVG and table.
+func runBenchmarks(_ options: Options) throws {
+    let sizes = options.quick ? Sizes.quick : Sizes.full
+    let machine = MachineInfo.current()
+    let date = ISO8601DateFormatter().string(from: Date())
+    let executable = try currentExecutable()
+    Log.step(
+        "stratus-bench: \(options.targets.map(\.name)) on \(machine.processors) cores, load \(machine.loadAverageAtStart)"
+    )
+    var backends: [BackendReport] = []
+    for target in options.targets {
+        backends.append(try BackendRun(target: target, sizes: sizes, executable: executable).run())
+    }
+    let report = BenchmarkReport(
+        machine: machine, date: date, command: CommandLine.arguments.joined(separator: " "),
+        sourceRevision: SourceRevision.current(), quick: options.quick, sizes: sizes,
+        loadAverageAtEnd: MachineInfo.loadAverage(), backends: backends)
+
+    let table = TableReport(report: report).markdown
+    print(table)
+    let directory = URL(fileURLWithPath: options.outputDirectory)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(report).write(to: directory.appendingPathComponent("results.json"))
+    try Data(SVGChart(report: report).svg.utf8).write(to: directory.appendingPathComponent("scaling.svg"))
+    try Data((table + "\n").utf8).write(to: directory.appendingPathComponent("table.md"))
+    Log.step("wrote results.json, scaling.svg and table.md to \(directory.path)")
+}
+
+/// The path of this program, for launching child processes.
+func currentExecutable() throws -> String {
+    let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    guard !path.isEmpty else { throw BenchmarkFailure("cannot find this program's path") }
+    return path
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    if arguments.first == "drain-rss" {
+        try DrainRSSChild.main(Array(arguments.dropFirst()))
+    } else {
+        try runBenchmarks(try Options(arguments))
+    }
+} catch {
+    FileHandle.standardError.write(Data("stratus-bench: \(error)\n".utf8))
+    exit(1)
+}
