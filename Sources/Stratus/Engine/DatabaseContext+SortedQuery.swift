@@ -185,7 +185,12 @@ struct IndexGroupScanner {
         var range = KeyRange(prefix: prefix)
         if let startGroup {
             if reverse {
-                range = KeyRange(from: prefix, to: KeyRange.successor(ofPrefix: prefix + startGroup))
+                // Up to the last entry of the start group itself: an entry is the group then the
+                // record name (a string element). A group that extends the start group's bytes
+                // (an integer's after an equal double's, a string with a NUL after its prefix)
+                // sorts after it and was walked already.
+                range = KeyRange(
+                    from: prefix, to: KeyRange.successor(ofPrefix: prefix + startGroup + [OrderedKey.stringTag]))
             } else {
                 range = KeyRange(from: prefix + startGroup, to: range.upperBound)
             }
