@@ -10,6 +10,8 @@ extension DatabaseContext {
         let existing: StoredRecord?
         let fields: [String: FieldValue]
         let parent: ReferenceValue?
+        /// The parent's name when the parent exists only as another save of this request.
+        let parentInBatch: String?
     }
 
     private enum ItemKey: Hashable {
@@ -121,6 +123,32 @@ extension DatabaseContext {
                                 assets: assetContents[save.index] ?? [:], schema: &schema, txn))
                     } catch let error as CKError {
                         failures[.save(save.index)] = error
+                    }
+                }
+                if !atomicZone {
+                    // A parent saved in the same request must itself be saved: a child whose
+                    // parent failed fails too (along chains), and its schema is taken back.
+                    var failedNames = Set(saves.filter { failures[.save($0.index)] != nil }.map(\.id.recordName))
+                    var dropped = false
+                    func orphaned(_ plan: PlannedSave) -> Bool {
+                        plan.parentInBatch.map { failedNames.contains($0) } ?? false
+                    }
+                    while let orphan = planned.firstIndex(where: orphaned) {
+                        let child = planned.remove(at: orphan)
+                        failures[.save(child.save.index)] = .make(
+                            .referenceViolation,
+                            "the parent of record '\(child.save.id.recordName)', record '\(child.parentInBatch ?? "")', was not saved"
+                        )
+                        failedNames.insert(child.save.id.recordName)
+                        dropped = true
+                    }
+                    if dropped {
+                        schema = schemaBefore
+                        for plan in planned {
+                            try schema.admit(
+                                recordType: plan.save.recordType, fields: plan.fields,
+                                recordName: plan.save.id.recordName, txn)
+                        }
                     }
                 }
                 var plannedDeletes: [(Int, CKRecord.ID, StoredRecord)] = []
@@ -325,9 +353,12 @@ extension DatabaseContext {
                 parent = nil
             }
         }
-        if let parent, parent.recordName != existing?.parent?.recordName || existing == nil {
-            let inBatch = savedNames.contains(parent.recordName)
-            if !inBatch, try txn.get(keys.record(zone.number, parent.recordName)) == nil {
+        var parentInBatch: String?
+        if let parent, parent.recordName != existing?.parent?.recordName || existing == nil,
+            try txn.get(keys.record(zone.number, parent.recordName)) == nil
+        {
+            parentInBatch = parent.recordName
+            if !savedNames.contains(parent.recordName) {
                 throw CKError.make(
                     .referenceViolation,
                     "the parent of record '\(id.recordName)', record '\(parent.recordName)', does not exist and is not saved in the same request"
@@ -335,7 +366,7 @@ extension DatabaseContext {
             }
         }
         try schema.admit(recordType: save.recordType, fields: fields, recordName: id.recordName, txn)
-        return PlannedSave(save: save, existing: existing, fields: fields, parent: parent)
+        return PlannedSave(save: save, existing: existing, fields: fields, parent: parent, parentInBatch: parentInBatch)
     }
 
     private func applyChangedKeys(_ save: ModifyRequest.Save, to fields: inout [String: FieldValue]) {
