@@ -4,6 +4,12 @@ extension FieldValue {
     /// Converts a value set on a `CKRecord` into a stored value, or `nil` if CloudKit cannot
     /// store that type.
     init?(recordValue value: Any) {
+        // An NSNumber is converted as such: on Linux it also casts to `Bool` (when 0 or 1),
+        // `Int` and the other number types, and the first match would decide its type.
+        if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
+            self.init(number: number)
+            return
+        }
         switch value {
         case let v as String: self = .string(v)
         case let v as Bool: self = .integer(v ? 1 : 0, .bool)
@@ -47,7 +53,7 @@ extension FieldValue {
                 self = .asset(AssetValue(contentID: "", size: -1, pendingFile: url))
             }
         case let v as NSNumber:
-            self = FieldValue(number: v)
+            self.init(number: v)
         case let v as NSString: self = .string(v as String)
         case let v as NSDate: self = .date(v as Date)
         case let v as NSData: self = .bytes(v as Data)
@@ -70,13 +76,18 @@ extension FieldValue {
         }
     }
 
-    private init(number: NSNumber) {
+    /// A number set as an `NSNumber`; `nil` for an unsigned value above `Int64.max`, which
+    /// CloudKit's 64-bit signed numbers cannot hold.
+    private init?(number: NSNumber) {
         let type = String(cString: number.objCType)
         switch type {
         case "f", "d":
             self = .double(number.doubleValue, .nsnumber)
         case "c" where number === (true as NSNumber) || number === (false as NSNumber):
             self = .integer(number.boolValue ? 1 : 0, .bool)
+        case "C", "S", "I", "L", "Q":
+            guard let value = Int64(exactly: number.uint64Value) else { return nil }
+            self = .integer(value, .nsnumber)
         default:
             self = .integer(number.int64Value, .nsnumber)
         }
