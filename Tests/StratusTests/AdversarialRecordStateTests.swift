@@ -199,6 +199,22 @@ import Testing
                 == "shared content")
     }
 
+    /// The record a save returns carries its assets' content: its file exists and holds the
+    /// bytes just saved (they were read outside the saving transaction, before its commit).
+    @Test func theRecordReturnedByASaveCarriesItsAssetContent() async throws {
+        let database = OpsTestKit.makeContainer().privateCloudDatabase
+        let file = try Self.assetFile("fresh content")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let record = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: "p"))
+        record["image"] = CKAsset(fileURL: file)
+        record["gallery"] = [CKAsset(fileURL: file)]
+        let saved = try await database.save(record)
+        let url = try #require((saved["image"] as? CKAsset)?.fileURL)
+        #expect((try? Data(contentsOf: url)) == Data("fresh content".utf8))
+        let listed = try #require((saved["gallery"] as? [CKAsset])?.first?.fileURL)
+        #expect((try? Data(contentsOf: listed)) == Data("fresh content".utf8))
+    }
+
     @Test func replacingAnAssetStoresTheNewContent() async throws {
         let database = OpsTestKit.makeContainer().privateCloudDatabase
         let zoneID = try await OpsTestKit.makeZone("Z", in: database)

@@ -44,7 +44,7 @@ extension DatabaseContext {
                 guard let stored = try loadRecord(zone: zone.number, name: id.recordName, txn) else {
                     return (id, .failure(.make(.unknownItem, "Record '\(id.recordName)' does not exist")))
                 }
-                return (id, .success(makeRecord(stored, id: id, desiredKeys: desiredKeys)))
+                return (id, .success(makeRecord(stored, id: id, desiredKeys: desiredKeys, txn)))
             }
         }
     }

@@ -296,10 +296,10 @@ extension DatabaseContext {
         case .ifServerRecordUnchanged:
             if let existing {
                 guard let tag = save.system.changeTag else {
-                    throw serverRecordChanged(save, existing, "record to insert already exists")
+                    throw serverRecordChanged(save, existing, "record to insert already exists", txn)
                 }
                 if tag != existing.changeTag {
-                    throw serverRecordChanged(save, existing, "client oplock error updating record")
+                    throw serverRecordChanged(save, existing, "client oplock error updating record", txn)
                 }
                 fields = existing.fields
                 applyChangedKeys(save, to: &fields)
@@ -373,9 +373,10 @@ extension DatabaseContext {
         for key in save.changedKeys { fields[key] = save.values[key] }
     }
 
-    private func serverRecordChanged(_ save: ModifyRequest.Save, _ existing: StoredRecord, _ reason: String) -> CKError
-    {
-        let server = makeRecord(existing, id: save.id, desiredKeys: nil)
+    private func serverRecordChanged(
+        _ save: ModifyRequest.Save, _ existing: StoredRecord, _ reason: String, _ txn: any BackendReadTransaction
+    ) -> CKError {
+        let server = makeRecord(existing, id: save.id, desiredKeys: nil, txn)
         let ancestor = CKRecord(recordType: save.recordType, recordID: save.id)
         if let tag = save.system.changeTag {
             ancestor.state.withLock { $0.system.changeTag = tag }
@@ -434,7 +435,7 @@ extension DatabaseContext {
 
         // The saved record comes back as a new object; the app's instance is left unchanged,
         // as in CloudKit.
-        return makeRecord(stored, id: plan.save.id, desiredKeys: nil)
+        return makeRecord(stored, id: plan.save.id, desiredKeys: nil, txn)
     }
 
     /// Stores the content of new assets; `owned` lists the content IDs the record already

@@ -102,7 +102,8 @@ extension DatabaseContext {
                             }
                             records.append(
                                 makeRecord(
-                                    stored, id: CKRecord.ID(recordName: name, zoneID: id), desiredKeys: desiredKeys))
+                                    stored, id: CKRecord.ID(recordName: name, zoneID: id), desiredKeys: desiredKeys, txn
+                                ))
                         }
                         guard let last = page.last, page.count == 256 else { break }
                         range = KeyRange(from: last.key + [0], to: range.upperBound)
@@ -157,7 +158,8 @@ extension DatabaseContext {
             let offset = start.flatMap { if case .offset(let o) = $0 { return Int(o) } else { return nil } } ?? 0
             let slice = matched.dropFirst(offset).prefix(pageSize)
             let records = slice.map {
-                makeRecord($0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys)
+                makeRecord(
+                    $0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys, txn)
             }
             let next = offset + records.count
             let cursor =

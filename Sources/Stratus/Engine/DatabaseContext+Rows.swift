@@ -77,7 +77,7 @@ extension DatabaseContext {
 
     /// The public form of a stored record.
     func makeRecord(
-        _ stored: StoredRecord, id: CKRecord.ID, desiredKeys: [String]?
+        _ stored: StoredRecord, id: CKRecord.ID, desiredKeys: [String]?, _ txn: any BackendReadTransaction
     ) -> CKRecord {
         var state = CKRecord.State()
         if let desiredKeys {
@@ -87,13 +87,13 @@ extension DatabaseContext {
         }
         for (key, value) in state.values {
             if case .asset(let asset) = value {
-                state.values[key] = .asset(engine.materialize(asset, keys: keys))
+                state.values[key] = .asset(engine.materialize(asset, keys: keys, txn))
             } else if case .list(let items) = value,
                 items.contains(where: { if case .asset = $0 { return true } else { return false } })
             {
                 state.values[key] = .list(
                     items.map { item in
-                        if case .asset(let a) = item { return .asset(engine.materialize(a, keys: keys)) }
+                        if case .asset(let a) = item { return .asset(engine.materialize(a, keys: keys, txn)) }
                         return item
                     })
             }

@@ -143,15 +143,17 @@ extension DatabaseContext {
                 return QueryPage(
                     records: page.map {
                         makeRecord(
-                            $0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys
-                        )
+                            $0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID),
+                            desiredKeys: desiredKeys,
+                            txn)
                     },
                     cursor: QueryCursorPayload.encode(.sorted(position), context: self, fingerprint: fingerprint))
             }
         }
         return QueryPage(
             records: records.map {
-                makeRecord($0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys)
+                makeRecord(
+                    $0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys, txn)
             },
             cursor: nil)
     }

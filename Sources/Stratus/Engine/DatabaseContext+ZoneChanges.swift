@@ -80,7 +80,7 @@ extension DatabaseContext {
                     guard let stored = try loadRecord(zone: zone.number, name: entry.recordName, txn) else {
                         throw EngineError.corruptValue
                     }
-                    changes.append(.changed(makeRecord(stored, id: id, desiredKeys: desiredKeys)))
+                    changes.append(.changed(makeRecord(stored, id: id, desiredKeys: desiredKeys, txn)))
                 }
             }
             let position = moreComing ? last : max(start, zone.nextPosition - 1)

@@ -21,11 +21,16 @@ extension Engine {
     }
 
     /// A fetched asset whose content is copied to a local file (once per content ID).
-    func materialize(_ asset: AssetValue, keys: DatabaseKeys) -> AssetValue {
+    ///
+    /// The content is read through `txn`, the transaction the record is read in: a
+    /// transaction of its own would not see content written by the enclosing write, could not
+    /// run inside a body on a single-connection store, and would wait for a free reader
+    /// connection while holding one (a deadlock once every reader is taken).
+    func materialize(_ asset: AssetValue, keys: DatabaseKeys, _ txn: any BackendReadTransaction) -> AssetValue {
         var result = asset
         let file = assetCacheDirectory.appendingPathComponent(asset.contentID)
         if !FileManager.default.fileExists(atPath: file.path) {
-            let content = try? backend.read { txn in try txn.get(keys.asset(asset.contentID)) }
+            let content = try? txn.get(keys.asset(asset.contentID))
             if let content = content ?? nil {
                 try? FileManager.default.createDirectory(at: assetCacheDirectory, withIntermediateDirectories: true)
                 try? Data(content).write(to: file, options: .atomic)
