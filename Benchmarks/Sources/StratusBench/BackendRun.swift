@@ -11,6 +11,8 @@ struct BackendRun {
     let sizes: Sizes
     /// This program, for the child processes.
     let executable: String
+    /// The engine's storage footprint, replayed through the SPI.
+    let footprint: EngineFootprint
 
     /// The zone saved, drained and queried.
     static let itemsZone = "items"
@@ -34,19 +36,28 @@ struct BackendRun {
                 try target.rawBaseline(rows: sizes.rawRows, valueBytes: sizes.valueBytes, in: directory)
             })
 
+        Log.step("\(target.name): the engine's key pattern through the SPI, \(sizes.savedRecords) records")
+        let replayDirectory = directory + "/spi-replay"
+        try FileManager.default.createDirectory(atPath: replayDirectory, withIntermediateDirectories: true)
+        let replayStore = try target.makeStore(in: replayDirectory)
+        let replay = try SPIReplay(footprint: footprint).run(
+            records: sizes.savedRecords, batchSize: sizes.batchSize, on: replayStore.backend)
+        try replayStore.backend.close()
+        try? FileManager.default.removeItem(atPath: replayDirectory)
+
         let store = try target.makeStore(in: directory)
         defer { try? store.backend.close() }
         let workload = Workload(store: store)
         let items = try workload.makeZone(BackendRun.itemsZone)
 
         Log.step("\(target.name): saving \(sizes.savedRecords) records, \(sizes.batchSize) per operation")
-        let saveSeconds = try workload.save(
+        let timing = try workload.save(
             0..<sizes.savedRecords, type: Workload.itemType, into: items, batchSize: sizes.batchSize,
             rankModulus: sizes.savedRecords)
-        let saveRate = Double(sizes.savedRecords) / saveSeconds
+        let saveRate = Double(sizes.savedRecords) / timing.seconds
         let save = SaveResult(
-            records: sizes.savedRecords, batchSize: sizes.batchSize, seconds: saveSeconds,
-            recordsPerSecond: saveRate, ratioToRaw: saveRate / raw.insertsPerSecond)
+            records: sizes.savedRecords, batchSize: sizes.batchSize, seconds: timing.seconds,
+            buildSeconds: timing.buildSeconds, recordsPerSecond: saveRate, ratioToRaw: saveRate / raw.insertsPerSecond)
 
         Log.step("\(target.name): draining \(sizes.savedRecords) records × \(sizes.repetitions)")
         let drain = try drainSaved(items, workload: workload, raw: raw)
@@ -64,7 +75,7 @@ struct BackendRun {
                 try DrainRSSParent(executable: executable, target: target).measure(size, in: store, sizes: sizes))
         }
         return BackendReport(
-            backend: target.name, label: target.label, raw: raw, save: save, drain: drain,
+            backend: target.name, label: target.label, raw: raw, spiReplay: replay, save: save, drain: drain,
             incrementalSync: sync, paging: paging, drainRSS: rss, totalSeconds: (clock.now - start).seconds)
     }
 

@@ -42,6 +42,7 @@ enum DrainRSSChild {
                 0..<records, type: Workload.itemType, into: zoneID, batchSize: 400, rankModulus: records)
         }
 
+        ProcStatus.releaseFreeMemory()
         let before = ProcStatus.residentMiB
         let reset = ProcStatus.resetPeak()
         var delivered = 0

@@ -20,12 +20,12 @@ struct IncrementalSyncBenchmark {
     /// of machine load affects every size alike.
     func run() throws -> IncrementalSyncResult {
         let prepared = try sizes.historySizes.map(prepare)
-        var samples = Array(repeating: [Double](), count: prepared.count)
+        var samples = Array(repeating: [Timing.Sample](), count: prepared.count)
         for _ in 0..<sizes.syncRepetitions {
             for (index, zone) in prepared.enumerated() {
                 var fetched = 0
                 samples[index].append(
-                    try Timing.seconds { fetched = try workload.fetchChanges(zone.zoneID, since: zone.token).records })
+                    try Timing.sample { fetched = try workload.fetchChanges(zone.zoneID, since: zone.token).records })
                 guard fetched == sizes.incrementalChanges else {
                     throw BenchmarkFailure("incremental sync fetched \(fetched) of \(sizes.incrementalChanges) changes")
                 }
@@ -33,11 +33,13 @@ struct IncrementalSyncBenchmark {
         }
         let points = zip(prepared, samples).map { zone, samples in
             SyncPoint(
-                historySize: zone.size, changesFetched: sizes.incrementalChanges, seconds: Timing.median(samples),
-                samples: samples, tokenDrainSeconds: zone.tokenDrainSeconds)
+                historySize: zone.size, changesFetched: sizes.incrementalChanges,
+                seconds: Timing.median(samples.map(\.wall)), samples: samples.map(\.wall),
+                cpuSeconds: Timing.median(samples.map(\.cpu)), tokenDrainSeconds: zone.tokenDrainSeconds)
         }
         let ratio = (points.last?.seconds ?? 0) / (points.first?.seconds ?? 1)
-        return IncrementalSyncResult(points: points, ratio: ratio)
+        let cpuRatio = (points.last?.cpuSeconds ?? 0) / (points.first?.cpuSeconds ?? 1)
+        return IncrementalSyncResult(points: points, ratio: ratio, cpuRatio: cpuRatio)
     }
 
     /// Saves `size - incrementalChanges` records, drains them to a token, then saves the last

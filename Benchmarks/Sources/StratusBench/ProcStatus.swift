@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// This process's memory figures from `/proc/self/status` (Linux).
 enum ProcStatus {
     /// A field of `/proc/self/status` in kB (`VmRSS`, `VmHWM`, …), or `nil`.
@@ -17,6 +21,19 @@ enum ProcStatus {
 
     /// Peak resident memory (the high-water mark), in MiB.
     static var peakMiB: Double { Double(kilobytes("VmHWM") ?? 0) / 1024 }
+
+    /// Returns the heap's free memory to the system (`malloc_trim(0)`, glibc), so that memory
+    /// freed before a measurement (building a zone, say) cannot be reused unseen by it: what
+    /// the measured code allocates must then show in the resident size.
+    static func releaseFreeMemory() {
+        #if canImport(Glibc)
+            // `malloc_trim` is in <malloc.h>, which the Glibc module does not export.
+            typealias MallocTrim = @convention(c) (Int) -> Int32
+            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+                _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+            }
+        #endif
+    }
 
     /// Resets the high-water mark to the current resident size (`echo 5 >
     /// /proc/self/clear_refs`, Linux 4.0 and later). Returns whether it worked.

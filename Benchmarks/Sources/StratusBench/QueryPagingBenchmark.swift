@@ -38,28 +38,31 @@ struct QueryPagingBenchmark {
             throw BenchmarkFailure("query: page \(sizes.lastPage) should be the last and end without a cursor")
         }
 
-        var first: [Double] = []
-        var last: [Double] = []
+        var first: [Timing.Sample] = []
+        var last: [Timing.Sample] = []
         for _ in 0..<sizes.pageRepetitions {
             first.append(try timedPage(after: nil, page: 1))
             last.append(try timedPage(after: cursorBeforeLast, page: sizes.lastPage))
         }
-        let firstMedian = Timing.median(first)
-        let lastMedian = Timing.median(last)
+        let firstMedian = Timing.median(first.map(\.wall))
+        let lastMedian = Timing.median(last.map(\.wall))
+        let firstCPU = Timing.median(first.map(\.cpu))
+        let lastCPU = Timing.median(last.map(\.cpu))
         return PagingResult(
             records: sizes.savedRecords, pageSize: limit, lastPage: sizes.lastPage,
             firstQuerySeconds: firstQuerySeconds,
-            walkSeconds: walk, firstPageSeconds: firstMedian, firstPageSamples: first, lastPageSeconds: lastMedian,
-            lastPageSamples: last, ratio: lastMedian / firstMedian)
+            walkSeconds: walk, firstPageSeconds: firstMedian, firstPageSamples: first.map(\.wall),
+            lastPageSeconds: lastMedian, lastPageSamples: last.map(\.wall), ratio: lastMedian / firstMedian,
+            firstPageCPUSeconds: firstCPU, lastPageCPUSeconds: lastCPU, cpuRatio: lastCPU / firstCPU)
     }
 
-    private func timedPage(after cursor: CKQueryOperation.Cursor?, page: Int) throws -> Double {
+    private func timedPage(after cursor: CKQueryOperation.Cursor?, page: Int) throws -> Timing.Sample {
         var result: Workload.QueryPage?
-        let seconds = try Timing.seconds {
+        let sample = try Timing.sample {
             result = try workload.queryPage(zoneID: zoneID, after: cursor, limit: sizes.pageSize)
         }
         if let result { try check(result, page: page) }
-        return seconds
+        return sample
     }
 
     private func check(_ result: Workload.QueryPage, page: Int) throws {

@@ -6,6 +6,8 @@ struct SaveResult: Codable {
     var batchSize: Int
     /// Seconds for all of them, building the records included.
     var seconds: Double
+    /// Seconds of `seconds` spent building the `CKRecord`s, outside the operations.
+    var buildSeconds: Double
     /// Records saved per second.
     var recordsPerSecond: Double
     /// `recordsPerSecond` over the raw baseline's inserts per second (target ≥ 0.33).
@@ -36,6 +38,8 @@ struct SyncPoint: Codable {
     var seconds: Double
     /// Every fetch's seconds.
     var samples: [Double]
+    /// Median process CPU seconds of the fetch.
+    var cpuSeconds: Double
     /// Seconds the set-up drain took to reach the token (`desiredKeys: []`), for the record.
     var tokenDrainSeconds: Double
 }
@@ -46,6 +50,8 @@ struct IncrementalSyncResult: Codable {
     var points: [SyncPoint]
     /// Seconds at the largest history over seconds at the smallest (target ≤ 1.2).
     var ratio: Double
+    /// The same ratio in CPU seconds.
+    var cpuRatio: Double
 }
 
 /// Paging a sorted query with its cursors.
@@ -70,6 +76,12 @@ struct PagingResult: Codable {
     var lastPageSamples: [Double]
     /// `lastPageSeconds` over `firstPageSeconds` (target ≤ 1.2).
     var ratio: Double
+    /// Median CPU seconds of page 1.
+    var firstPageCPUSeconds: Double
+    /// Median CPU seconds of the last page.
+    var lastPageCPUSeconds: Double
+    /// The ratio in CPU seconds.
+    var cpuRatio: Double
 }
 
 /// Peak memory of a child process draining a zone.
@@ -100,6 +112,8 @@ struct BackendReport: Codable {
     var label: String
     /// The raw baseline of the backend's native API.
     var raw: RawBaseline
+    /// The engine's storage pattern replayed through the SPI, without the CloudKit layer.
+    var spiReplay: SPIReplay.Result
     /// Saves.
     var save: SaveResult
     /// The full drain of the saved zone.
@@ -129,6 +143,8 @@ struct BenchmarkReport: Codable {
     var quick: Bool
     /// The sizes used.
     var sizes: Sizes
+    /// What the engine asks of a backend per saved and per drained record.
+    var footprint: EngineFootprint
     /// Load averages (1, 5, 15 minutes) when the run ended.
     var loadAverageAtEnd: [Double]
     /// Every backend's results, in run order.

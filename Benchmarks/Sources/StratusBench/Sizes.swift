@@ -26,14 +26,14 @@ struct Sizes: Codable, Sendable {
     /// The sizes the issue asks for.
     static let full = Sizes(
         rawRows: 100_000, valueBytes: 200, savedRecords: 100_000, batchSize: 400, repetitions: 3,
-        historySizes: [10_000, 100_000, 1_000_000], incrementalChanges: 1000, syncRepetitions: 9,
-        pageSize: 100, pageRepetitions: 9, rssZoneSizes: [100_000, 1_000_000])
+        historySizes: [10_000, 100_000, 1_000_000], incrementalChanges: 1000, syncRepetitions: 21,
+        pageSize: 100, pageRepetitions: 21, rssZoneSizes: [100_000, 1_000_000])
 
     /// Small sizes for a smoke run of a few seconds per backend.
     static let quick = Sizes(
         rawRows: 10_000, valueBytes: 200, savedRecords: 10_000, batchSize: 400, repetitions: 1,
-        historySizes: [2000, 20_000], incrementalChanges: 1000, syncRepetitions: 3,
-        pageSize: 100, pageRepetitions: 3, rssZoneSizes: [10_000, 50_000])
+        historySizes: [2000, 20_000], incrementalChanges: 1000, syncRepetitions: 5,
+        pageSize: 100, pageRepetitions: 5, rssZoneSizes: [10_000, 50_000])
 
     /// The number of the last page of the saved zone (the page reached through every cursor).
     var lastPage: Int { (savedRecords + pageSize - 1) / pageSize }

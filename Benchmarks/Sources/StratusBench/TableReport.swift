@@ -28,15 +28,30 @@ struct TableReport {
         let sizes = report.sizes
         row("Raw inserts, one txn (rows/s)") { Format.integer($0.raw.insertsPerSecond) }
         row("Raw point reads, one txn (reads/s)") { Format.integer($0.raw.readsPerSecond) }
+        row("Engine's key pattern replayed via the SPI: saves (records/s)") {
+            Format.integer($0.spiReplay.savesPerSecond)
+        }
+        row("Engine's key pattern replayed via the SPI: drain (records/s)") {
+            Format.integer($0.spiReplay.drainsPerSecond)
+        }
         row("Save \(Format.integer(Double(sizes.savedRecords))) records, \(sizes.batchSize)/op (records/s)") {
             Format.integer($0.save.recordsPerSecond)
+        }
+        row("… of which building the CKRecords (share of the time)") {
+            Format.fixed($0.save.buildSeconds / $0.save.seconds * 100, 0) + " %"
         }
         row("→ save ÷ raw inserts (target ≥ \(Target.saveRatio))") {
             verdict(Format.fixed($0.save.ratioToRaw, 3), $0.save.ratioToRaw >= Target.saveRatio)
         }
+        row("→ save ÷ SPI replay (the CloudKit layer's share)") {
+            Format.fixed($0.save.recordsPerSecond / $0.spiReplay.savesPerSecond, 3)
+        }
         row("Drain the zone, nil token (records/s)") { Format.integer($0.drain.recordsPerSecond) }
         row("→ drain ÷ raw reads (target ≥ \(Target.drainRatio))") {
             verdict(Format.fixed($0.drain.ratioToRaw, 3), $0.drain.ratioToRaw >= Target.drainRatio)
+        }
+        row("→ drain ÷ SPI replay (the CloudKit layer's share)") {
+            Format.fixed($0.drain.recordsPerSecond / $0.spiReplay.drainsPerSecond, 3)
         }
         for (index, size) in sizes.historySizes.enumerated() {
             row(
@@ -49,7 +64,9 @@ struct TableReport {
         let largest = Format.compact(sizes.historySizes.last ?? 0)
         let smallest = Format.compact(sizes.historySizes.first ?? 0)
         row("→ \(largest) ÷ \(smallest) (target ≤ \(Target.syncRatio))") {
-            verdict(Format.fixed($0.incrementalSync.ratio, 2), $0.incrementalSync.ratio <= Target.syncRatio)
+            verdict(
+                Format.fixed($0.incrementalSync.ratio, 2) + " (CPU \(Format.fixed($0.incrementalSync.cpuRatio, 2)))",
+                $0.incrementalSync.ratio <= Target.syncRatio)
         }
         row("First sorted query, builds the index (ms)") { Format.milliseconds($0.paging.firstQuerySeconds) }
         row("Query page 1, limit \(sizes.pageSize) (ms, median)") { Format.milliseconds($0.paging.firstPageSeconds) }
@@ -57,7 +74,9 @@ struct TableReport {
             Format.milliseconds($0.paging.lastPageSeconds)
         }
         row("→ page \(Format.integer(Double(sizes.lastPage))) ÷ page 1 (target ≤ \(Target.pageRatio))") {
-            verdict(Format.fixed($0.paging.ratio, 2), $0.paging.ratio <= Target.pageRatio)
+            verdict(
+                Format.fixed($0.paging.ratio, 2) + " (CPU \(Format.fixed($0.paging.cpuRatio, 2)))",
+                $0.paging.ratio <= Target.pageRatio)
         }
         for (index, size) in sizes.rssZoneSizes.enumerated() {
             row("Peak RSS draining \(Format.compact(size)) records (MiB; + during drain)") { backend in

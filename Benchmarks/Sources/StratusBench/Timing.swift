@@ -1,5 +1,31 @@
+import Foundation
+
 /// Wall-clock timing and the few statistics the harness reports.
 enum Timing {
+    /// The wall-clock and the process CPU seconds of one run of some code. On a shared,
+    /// loaded machine the CPU time is the steadier of the two: it does not count the time the
+    /// process waited for a core.
+    struct Sample {
+        /// Seconds on the monotonic clock.
+        var wall: Double
+        /// CPU seconds of the whole process (every thread) over the same run.
+        var cpu: Double
+    }
+
+    /// Runs `body` once and returns its wall-clock and CPU seconds.
+    static func sample(_ body: () throws -> Void) rethrows -> Sample {
+        let cpuStart = processCPUSeconds()
+        let wall = try seconds(body)
+        return Sample(wall: wall, cpu: processCPUSeconds() - cpuStart)
+    }
+
+    /// CPU seconds used by this process so far (`CLOCK_PROCESS_CPUTIME_ID`).
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     /// The seconds `body` takes, measured on the monotonic clock.
     static func seconds(_ body: () throws -> Void) rethrows -> Double {
         let clock = ContinuousClock()

@@ -44,24 +44,36 @@ struct Workload {
         return zoneID
     }
 
+    /// How long a ``save(_:type:into:batchSize:rankModulus:)`` took.
+    struct SaveTiming {
+        /// Seconds in all, building the records included.
+        var seconds: Double
+        /// Seconds spent building the `CKRecord`s (the app's share, outside the operations).
+        var buildSeconds: Double
+    }
+
     /// Saves records `range` of `type` into `zoneID`, `batchSize` per
-    /// `CKModifyRecordsOperation`, and returns the seconds spent (building the records
-    /// included).
+    /// `CKModifyRecordsOperation`.
     @discardableResult
     func save(
         _ range: Range<Int>, type: String, into zoneID: CKRecordZone.ID, batchSize: Int, rankModulus: Int
-    ) throws -> Double {
-        try Timing.seconds {
+    ) throws -> SaveTiming {
+        var buildSeconds = 0.0
+        let seconds = try Timing.seconds {
             var start = range.lowerBound
             while start < range.upperBound {
                 let end = min(start + batchSize, range.upperBound)
-                let records = (start..<end).map {
-                    RecordFactory.record($0, type: type, zoneID: zoneID, rankModulus: rankModulus)
+                var records: [CKRecord] = []
+                buildSeconds += Timing.seconds {
+                    records = (start..<end).map {
+                        RecordFactory.record($0, type: type, zoneID: zoneID, rankModulus: rankModulus)
+                    }
                 }
                 try saveBatch(records)
                 start = end
             }
         }
+        return SaveTiming(seconds: seconds, buildSeconds: buildSeconds)
     }
 
     /// Saves `records` with one `CKModifyRecordsOperation`; throws on any failure.

@@ -12,13 +12,16 @@ func runBenchmarks(_ options: Options) throws {
     Log.step(
         "stratus-bench: \(options.targets.map(\.name)) on \(machine.processors) cores, load \(machine.loadAverageAtStart)"
     )
+    let footprint = try EngineFootprint.measure(records: 10 * sizes.batchSize, batchSize: sizes.batchSize)
+    Log.step("engine footprint per record: \(footprint.summary)")
     var backends: [BackendReport] = []
     for target in options.targets {
-        backends.append(try BackendRun(target: target, sizes: sizes, executable: executable).run())
+        backends.append(
+            try BackendRun(target: target, sizes: sizes, executable: executable, footprint: footprint).run())
     }
     let report = BenchmarkReport(
         machine: machine, date: date, command: CommandLine.arguments.joined(separator: " "),
-        sourceRevision: SourceRevision.current(), quick: options.quick, sizes: sizes,
+        sourceRevision: SourceRevision.current(), quick: options.quick, sizes: sizes, footprint: footprint,
         loadAverageAtEnd: MachineInfo.loadAverage(), backends: backends)
 
     let table = TableReport(report: report).markdown
