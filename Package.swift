@@ -16,7 +16,15 @@ let package = Package(
         .library(name: "StratusConformance", targets: ["StratusConformance"]),
         .library(name: "StratusSQLite", targets: ["StratusSQLite"]),
         .library(name: "StratusInMemory", targets: ["StratusInMemory"]),
+        .library(name: "StratusConfiguration", targets: ["StratusConfiguration"]),
+        .executable(name: "stratus", targets: ["StratusCLI"]),
         .executable(name: "stratus-quickstart", targets: ["StratusQuickstart"]),
+    ],
+    dependencies: [
+        // Configuration files and environment overrides (JSON provider: the default trait only).
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // The SPI: the only module a backend imports.
@@ -54,6 +62,26 @@ let package = Package(
             path: "Backends/SQLite/StratusSQLite",
             swiftSettings: strictSettings
         ),
+        // Choosing a backend in configuration: a file plus STRATUS_* environment overrides.
+        .target(
+            name: "StratusConfiguration",
+            dependencies: [
+                "Stratus", "StratusBackend", "StratusSQLite", "StratusInMemory",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The `stratus` command-line tool.
+        .executableTarget(
+            name: "StratusCLI",
+            dependencies: [
+                "Stratus", "StratusBackend", "StratusConfiguration", "StratusConformance", "StratusSQLite",
+                "StratusInMemory",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The quick-start program: Stratus on the embedded SQLite default.
         .executableTarget(
             name: "StratusQuickstart",
@@ -70,6 +98,17 @@ let package = Package(
         .testTarget(
             name: "StratusBackendTests",
             dependencies: ["StratusBackend"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StratusConfigurationTests",
+            dependencies: ["StratusConfiguration", "StratusBackend", "StratusSQLite", "StratusInMemory"],
+            swiftSettings: strictSettings
+        ),
+        // Runs the built `stratus` executable against temporary stores.
+        .testTarget(
+            name: "StratusCLITests",
+            dependencies: ["StratusCLI", "Stratus"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,92 @@
+import Foundation
+import Stratus
+public import StratusBackend
+import StratusInMemory
+import StratusSQLite
+
+/// Start-up from configuration: the one line an app adds to choose its backend in a file or
+/// the environment instead of in code.
+///
+/// ```swift
+/// import StratusConfiguration
+///
+/// try await StratusBootstrap.configureDefaultContainers()
+/// let container = CKContainer.default()   // or CKContainer(identifier:), unchanged CloudKit code
+/// ```
+///
+/// Backends other than the built-in ones (SQLite and in-memory) join by registering their
+/// provider first — `BackendRegistry.shared.register(LMDBBackendProvider())` — or by passing
+/// it in `providers`.
+public enum StratusBootstrap {
+    /// The providers of the backends built into this module: SQLite (`sqlite:`) and in-memory
+    /// (`memory:`).
+    public static var builtInProviders: [any BackendProvider] {
+        [SQLiteBackendProvider(), InMemoryBackendProvider()]
+    }
+
+    /// Registers the built-in providers in `registry`, keeping any provider already registered
+    /// for their schemes (so a custom `sqlite` provider registered earlier stays).
+    public static func registerBuiltInProviders(in registry: BackendRegistry = .shared) {
+        for provider in builtInProviders { registry.register(provider, replacing: false) }
+    }
+
+    /// Reads the configuration, opens its backend and registers it as the default backend of
+    /// `CKContainer(identifier:)` and `CKContainer.default()`, under the configured container
+    /// identifier.
+    ///
+    /// With nothing configured this is SQLite at `./.stratus/stratus.sqlite`, and the
+    /// directory is created.
+    ///
+    /// - Parameters:
+    ///   - providers: more backend providers to register first (replacing built-in ones of the
+    ///     same scheme), such as a custom backend's.
+    ///   - environment: the environment variables to read (the process's by default).
+    ///   - configFile: a configuration file to read instead of `STRATUS_CONFIG`'s.
+    ///   - registry: where providers are registered and looked up.
+    /// - Returns: the settings and the opened backend.
+    /// - Throws: `StratusSettingsError` or `BackendConfigurationError`, whose messages say what
+    ///   is wrong and what is accepted.
+    @discardableResult
+    public static func configureDefaultContainers(
+        providers: [any BackendProvider] = [],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        configFile: String? = nil,
+        registry: BackendRegistry = .shared
+    ) async throws -> ConfiguredBackend {
+        for provider in providers { registry.register(provider) }
+        registerBuiltInProviders(in: registry)
+        let settings = try await StratusSettings.load(environment: environment, configFile: configFile)
+        let backend = try openBackend(for: settings, registry: registry)
+        CKContainer.registerDefault(backend, identifier: settings.containerIdentifier)
+        return ConfiguredBackend(settings: settings, backend: backend)
+    }
+
+    /// Opens the backend `settings` name, through `registry`. For the embedded default, first
+    /// creates the data directory.
+    ///
+    /// - Throws: `BackendConfigurationError`, or `StratusSettingsError` when the data directory
+    ///   cannot be created.
+    public static func openBackend(
+        for settings: StratusSettings, registry: BackendRegistry = .shared
+    ) throws -> any DatabaseBackend {
+        if settings.usesDefaultBackend {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: settings.dataDirectory, withIntermediateDirectories: true)
+            } catch {
+                throw StratusSettingsError(
+                    "cannot create the data directory '\(settings.dataDirectory)': \(error.localizedDescription)")
+            }
+        }
+        return try registry.makeBackend(for: settings.backend)
+    }
+}
+
+/// What ``StratusBootstrap/configureDefaultContainers(providers:environment:configFile:registry:)``
+/// set up.
+public struct ConfiguredBackend: Sendable {
+    /// The settings that were read.
+    public let settings: StratusSettings
+    /// The backend that was opened and registered as the default.
+    public let backend: any DatabaseBackend
+}

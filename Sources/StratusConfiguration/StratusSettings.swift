@@ -1,0 +1,142 @@
+public import Configuration
+public import StratusBackend
+
+/// Which backend and container Stratus uses, as configured: read from a JSON file and
+/// `STRATUS_*` environment variables by ``load(environment:configFile:)``, or from any
+/// `ConfigReader` by ``init(config:)``.
+///
+/// | Key | Environment variable | Default |
+/// |---|---|---|
+/// | `backend` | `STRATUS_BACKEND` | SQLite in the data directory: `sqlite:.stratus/stratus.sqlite` |
+/// | `dataDir` | `STRATUS_DATA_DIR` | `.stratus` (relative to the current directory) |
+/// | `container` | `STRATUS_CONTAINER` | `iCloud.default` |
+/// | — | `STRATUS_CONFIG` | `stratus.json` in the current directory, if it exists |
+///
+/// See `Docs/Configuration.md`.
+public struct StratusSettings: Sendable, Hashable {
+    /// The data directory when none is configured: `.stratus`, relative to the current
+    /// directory.
+    public static let defaultDataDirectory = ".stratus"
+    /// The file name of the embedded default store in the data directory.
+    public static let defaultStoreFileName = "stratus.sqlite"
+    /// The default container's identifier when none is configured.
+    public static let defaultContainerIdentifier = "iCloud.default"
+    /// The configuration file read when `STRATUS_CONFIG` is not set, if it exists.
+    public static let defaultConfigFile = "stratus.json"
+
+    /// The backend URL set by the `backend` key, or `nil` for the embedded default.
+    public var configuredBackend: BackendURL?
+    /// The data directory (`dataDir`): where the embedded default store lives.
+    public var dataDirectory: String
+    /// The identifier of the default container (`container`).
+    public var containerIdentifier: String
+    /// The configuration file that was read, if any.
+    public var configFile: String?
+    /// Where each key's value came from: `environment variable STRATUS_BACKEND`,
+    /// `stratus.json`, `default`, … keyed by configuration key.
+    public var origins: [String: String]
+
+    /// Settings with the given values; every argument has a default.
+    public init(
+        backend: BackendURL? = nil, dataDirectory: String = StratusSettings.defaultDataDirectory,
+        containerIdentifier: String = StratusSettings.defaultContainerIdentifier
+    ) {
+        self.configuredBackend = backend
+        self.dataDirectory = dataDirectory
+        self.containerIdentifier = containerIdentifier
+        self.configFile = nil
+        self.origins = [:]
+    }
+
+    /// The backend to use: the configured one, or the embedded default, SQLite at
+    /// `<dataDirectory>/stratus.sqlite`.
+    public var backend: BackendURL {
+        configuredBackend ?? Self.defaultBackend(inDataDirectory: dataDirectory)
+    }
+
+    /// Whether no backend is configured, so ``backend`` is the embedded default.
+    public var usesDefaultBackend: Bool { configuredBackend == nil }
+
+    /// The embedded default in `directory`: `sqlite:<directory>/stratus.sqlite`.
+    public static func defaultBackend(inDataDirectory directory: String) -> BackendURL {
+        var directory = directory.isEmpty ? "." : directory
+        while directory.count > 1 && directory.hasSuffix("/") { directory.removeLast() }
+        let path = (directory == "/" ? "" : directory) + "/" + defaultStoreFileName
+        return BackendURL(scheme: "sqlite", authority: path.hasPrefix("/") ? .init(host: "") : nil, path: path)
+    }
+
+    /// Settings read from `config`, with these keys (relative to the reader's scope):
+    ///
+    /// An empty value counts as unset.
+    ///
+    /// - `backend` (string, optional): the backend URL, such as `sqlite:///var/lib/app/store.sqlite`.
+    ///   Default: SQLite at `<dataDir>/stratus.sqlite`.
+    /// - `dataDir` (string, default `.stratus`): the data directory of the embedded default.
+    /// - `container` (string, default `iCloud.default`): the default container's identifier.
+    ///
+    /// - Throws: ``StratusSettingsError`` when a key holds something other than a string, or a
+    ///   `BackendConfigurationError` when `backend` is not a backend URL.
+    public init(config: ConfigReader) throws {
+        self.init()
+        if let text = try Self.string(config, SettingsKey.backend) {
+            configuredBackend = try BackendURL(text)
+        }
+        if let text = try Self.string(config, SettingsKey.dataDir) {
+            dataDirectory = text
+        }
+        if let text = try Self.string(config, SettingsKey.container) {
+            containerIdentifier = text
+        }
+    }
+
+    /// The string at `key`, `nil` when absent or empty, and an error when the key holds
+    /// another type (the reader's string accessors return `nil` for both).
+    private static func string(_ config: ConfigReader, _ key: SettingsKey) throws -> String? {
+        if let value = config.string(forKey: ConfigKey(key.rawValue)) { return value.isEmpty ? nil : value }
+        let present =
+            config.int(forKey: ConfigKey(key.rawValue)) != nil || config.double(forKey: ConfigKey(key.rawValue)) != nil
+            || config.bool(forKey: ConfigKey(key.rawValue)) != nil
+            || config.stringArray(forKey: ConfigKey(key.rawValue)) != nil
+        if present {
+            throw StratusSettingsError("'\(key.rawValue)' must be a string (\(key.summary))")
+        }
+        return nil
+    }
+}
+
+/// The configuration keys of ``StratusSettings``.
+enum SettingsKey: String, CaseIterable {
+    case backend, dataDir, container
+
+    /// The environment variable that overrides the key.
+    var environmentVariable: String {
+        switch self {
+        case .backend: return "STRATUS_BACKEND"
+        case .dataDir: return "STRATUS_DATA_DIR"
+        case .container: return "STRATUS_CONTAINER"
+        }
+    }
+
+    /// What the key holds, for error messages.
+    var summary: String {
+        switch self {
+        case .backend: return "a backend URL such as sqlite:///path/store.sqlite"
+        case .dataDir: return "a directory path"
+        case .container: return "a container identifier such as iCloud.com.example.app"
+        }
+    }
+}
+
+/// A problem with the configuration file or a configuration value.
+public struct StratusSettingsError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong and how to fix it.
+    public var message: String
+
+    /// An error saying `message`.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Stratus
+import Testing
+
+@testable import StratusCLI
+
+@Suite("stratus: parsing")
+struct CLIUnitTests {
+    let zone = CKRecordZone.ID(zoneName: "Z")
+
+    @Test func fieldSyntax() throws {
+        #expect(try FieldSyntax.parse("title=a=b", zoneID: zone).value as? String == "a=b")
+        #expect(try FieldSyntax.parse("n:int=-3", zoneID: zone).value as? Int == -3)
+        #expect(try FieldSyntax.parse("n:INT64=3", zoneID: zone).value as? Int64 == 3)
+        #expect(try FieldSyntax.parse("ok:bool=yes", zoneID: zone).value as? Bool == true)
+        #expect(
+            try FieldSyntax.parse("d:date=2026-01-01", zoneID: zone).value as? Date
+                == Date(timeIntervalSince1970: 1_767_225_600))
+        #expect(try FieldSyntax.parse("e:string-list=", zoneID: zone).value as? [String] == [])
+        #expect(try FieldSyntax.parse("l:string-list=a\\,b,c\\\\", zoneID: zone).value as? [String] == ["a,b", "c\\"])
+        let reference = try #require(
+            try FieldSyntax.parse("r:reference-delete-self=x", zoneID: zone).value as? CKRecord.Reference)
+        #expect(reference.recordID == CKRecord.ID(recordName: "x", zoneID: zone))
+        #expect(reference.action == .deleteSelf)
+        #expect(throws: CLIError.self) { try FieldSyntax.parse("u:uint8=256", zoneID: zone) }
+        #expect(throws: CLIError.self) { try FieldSyntax.parse(":int=1", zoneID: zone) }
+        #expect(throws: CLIError.self) { try FieldSyntax.parse("p:location=91,0", zoneID: zone) }
+    }
+
+    @Test func renderedFieldsParseBack() throws {
+        for text in ["n:int=3", "t=hello", "d:date=2026-01-01T00:00:00Z", "l:int-list=1,2", "s:string-list=a\\,b,c"] {
+            let (name, value) = try FieldSyntax.parse(text, zoneID: zone)
+            #expect(RecordText.assignment(name, value) == text)
+        }
+    }
+
+    @Test func globalOptionsAreHoisted() {
+        #expect(
+            GlobalOptions.hoisting(["--backend", "memory:", "--json", "zones", "list"])
+                == ["zones", "list", "--backend", "memory:", "--json"])
+        #expect(
+            GlobalOptions.hoisting(["--backend=memory:", "zones", "list"]) == ["zones", "list", "--backend=memory:"])
+        #expect(GlobalOptions.hoisting(["zones", "list", "--json"]) == ["zones", "list", "--json"])
+        #expect(GlobalOptions.hoisting(["--help"]) == ["--help"])
+        #expect(
+            GlobalOptions.hoisting(["--json", "records", "create", "--", "-x=1"])
+                == ["records", "create", "--json", "--", "-x=1"])
+    }
+
+    @Test func parentsComeFirst() {
+        let parent = CKRecord(recordType: "T", recordID: CKRecord.ID(recordName: "p", zoneID: zone))
+        let child = CKRecord(recordType: "T", recordID: CKRecord.ID(recordName: "c", zoneID: zone))
+        child.setParent(parent)
+        let loop = CKRecord(recordType: "T", recordID: CKRecord.ID(recordName: "l", zoneID: zone))
+        loop.setParent(loop)
+        let ordered = RecordLines.parentsFirst([child, loop, parent])
+        #expect(ordered.map(\.recordID.recordName) == ["p", "c", "l"])
+    }
+}
