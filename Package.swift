@@ -18,7 +18,6 @@ let package = Package(
         .library(name: "StratusInMemory", targets: ["StratusInMemory"]),
         .library(name: "StratusConfiguration", targets: ["StratusConfiguration"]),
         .executable(name: "stratus", targets: ["StratusCLI"]),
-        .executable(name: "stratus-quickstart", targets: ["StratusQuickstart"]),
     ],
     dependencies: [
         // Configuration files and environment overrides (JSON provider: the default trait only).
@@ -80,12 +79,6 @@ let package = Package(
                 "StratusInMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strictSettings
-        ),
-        // The quick-start program: Stratus on the embedded SQLite default.
-        .executableTarget(
-            name: "StratusQuickstart",
-            dependencies: ["Stratus", "StratusSQLite"],
             swiftSettings: strictSettings
         ),
         // Tests.

@@ -12,7 +12,8 @@ struct Session {
     let database: CKDatabase
     let options: GlobalOptions
 
-    /// The registry the tool resolves backend URLs with: the built-in providers.
+    /// The registry the tool resolves backend URLs with: every provider the tool links. (The
+    /// LMDB and PostgreSQL providers join here when their modules land.)
     static var registry: BackendRegistry {
         StratusBootstrap.registerBuiltInProviders(in: .shared)
         return .shared
