@@ -19,7 +19,14 @@ extension DatabaseContext {
         case delete(Int)
     }
 
-    func modifyRecords(_ request: ModifyRequest, cancelled: () -> CKError? = { nil }) throws -> ModifyOutcome {
+    /// Applies `request` in one transaction. `cancelled` is asked just before the commit (an
+    /// error rolls everything back); `journal` runs last in the same transaction with the
+    /// outcome, so a long-lived operation's results commit with the writes (decision 0006). The
+    /// body may run more than once (on a conflict): `journal` must only write to `txn`.
+    func modifyRecords(
+        _ request: ModifyRequest, cancelled: () -> CKError? = { nil },
+        journal: ((ModifyOutcome, any BackendWriteTransaction) throws -> Void)? = nil
+    ) throws -> ModifyOutcome {
         let total = request.saves.count + request.deletes.count
         if total > Validation.maximumItemsPerRequest {
             throw CKError.make(
@@ -71,9 +78,7 @@ extension DatabaseContext {
         }
 
         let now = Date().timeIntervalSinceReferenceDate
-        let saveResults: [Int: Result<CKRecord, CKError>]
-        let deleteResults: [Int: Result<Void, CKError>]
-        (saveResults, deleteResults) = try engine.write { txn in
+        return try engine.write { txn in
             var saveResults: [Int: Result<CKRecord, CKError>] = [:]
             var deleteResults: [Int: Result<Void, CKError>] = [:]
             var meta = try loadMeta(txn)
@@ -210,15 +215,16 @@ extension DatabaseContext {
             try storeMeta(meta, txn)
             // Cancelled before commit: roll everything back.
             if let error = cancelled() { throw error }
-            return (saveResults, deleteResults)
+            let outcome = ModifyOutcome(
+                saveResults: request.saves.map {
+                    ($0.id, saveResults[$0.index] ?? .failure(.make(.internalError, "no result")))
+                },
+                deleteResults: request.deletes.enumerated().map {
+                    ($1, deleteResults[$0] ?? .failure(.make(.internalError, "no result")))
+                })
+            try journal?(outcome, txn)
+            return outcome
         }
-        return ModifyOutcome(
-            saveResults: request.saves.map {
-                ($0.id, saveResults[$0.index] ?? .failure(.make(.internalError, "no result")))
-            },
-            deleteResults: request.deletes.enumerated().map {
-                ($1, deleteResults[$0] ?? .failure(.make(.internalError, "no result")))
-            })
     }
 
     /// The problem with a record that can be seen without the store, if any.

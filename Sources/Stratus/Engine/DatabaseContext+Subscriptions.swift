@@ -68,10 +68,12 @@ extension DatabaseContext {
     ///
     /// - Throws: `invalidArguments` when a subscription ID appears more than once in the
     ///   request, or a store failure as a `CKError`.
-    func modifySubscriptions(saving: [CKSubscription], deleting: [CKSubscription.ID]) throws -> (
-        saved: [(CKSubscription.ID, Result<CKSubscription, CKError>)],
-        deleted: [(CKSubscription.ID, Result<Void, CKError>)]
-    ) {
+    /// `journal` runs last in the same transaction with the outcome (a long-lived operation's
+    /// callbacks commit with the writes, decision 0006); it must only write to `txn`.
+    func modifySubscriptions(
+        saving: [CKSubscription], deleting: [CKSubscription.ID],
+        journal: ((SubscriptionModifyOutcome, any BackendWriteTransaction) throws -> Void)? = nil
+    ) throws -> SubscriptionModifyOutcome {
         var seen = Set<CKSubscription.ID>()
         for id in saving.map(\.subscriptionID) + deleting where !seen.insert(id).inserted {
             throw CKError.make(
@@ -110,6 +112,7 @@ extension DatabaseContext {
                 try txn.clear(keys.subscription(id))
                 deleted.append((id, .success(())))
             }
+            try journal?((saved, deleted), txn)
             return (saved, deleted)
         }
     }

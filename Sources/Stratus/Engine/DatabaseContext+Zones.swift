@@ -44,10 +44,12 @@ extension DatabaseContext {
     }
 
     /// Saves and deletes zones in one transaction; every zone gets its own result.
-    func modifyZones(saving: [CKRecordZone], deleting: [CKRecordZone.ID]) throws -> (
-        saved: [(CKRecordZone.ID, Result<CKRecordZone, CKError>)],
-        deleted: [(CKRecordZone.ID, Result<Void, CKError>)]
-    ) {
+    /// `journal` runs last in the same transaction with the outcome (a long-lived operation's
+    /// callbacks commit with the writes, decision 0006); it must only write to `txn`.
+    func modifyZones(
+        saving: [CKRecordZone], deleting: [CKRecordZone.ID],
+        journal: ((ZoneModifyOutcome, any BackendWriteTransaction) throws -> Void)? = nil
+    ) throws -> ZoneModifyOutcome {
         var seen = Set<CKRecordZone.ID>()
         for id in saving.map(\.zoneID) + deleting {
             if !seen.insert(id).inserted {
@@ -101,6 +103,7 @@ extension DatabaseContext {
                 deleted.append((id, .success(())))
             }
             try storeMeta(meta, txn)
+            try journal?((saved, deleted), txn)
             return (saved, deleted)
         }
     }

@@ -16,6 +16,8 @@ final class Engine: Sendable {
     /// The user record name of the single local user.
     let userRecordName = "_defaultUser"
     private let containerNumbers = Mutex<[String: Int64]>([:])
+    /// The long-lived operation journal's settings and in-process state (decision 0006).
+    let journalState = JournalState()
 
     /// How many times a conflicting write body is run before giving up.
     static let maximumAttempts = 10
@@ -50,6 +52,9 @@ final class Engine: Sendable {
     func write<T>(_ body: (any BackendWriteTransaction) throws -> T) throws -> T {
         do {
             return try Engine.runWrite(backend, body)
+        } catch let conflict as JournalConflict {
+            // Not a failure: the long-lived operation catches up with its journal.
+            throw conflict
         } catch {
             throw CKError.fromStore(error)
         }

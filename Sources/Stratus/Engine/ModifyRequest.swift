@@ -41,3 +41,15 @@ struct ModifyOutcome: Sendable {
     var saveResults: [(CKRecord.ID, Result<CKRecord, CKError>)]
     var deleteResults: [(CKRecord.ID, Result<Void, CKError>)]
 }
+
+/// What a modify-zones request did, zone by zone, in request order.
+typealias ZoneModifyOutcome = (
+    saved: [(CKRecordZone.ID, Result<CKRecordZone, CKError>)],
+    deleted: [(CKRecordZone.ID, Result<Void, CKError>)]
+)
+
+/// What a modify-subscriptions request did, subscription by subscription, in request order.
+typealias SubscriptionModifyOutcome = (
+    saved: [(CKSubscription.ID, Result<CKSubscription, CKError>)],
+    deleted: [(CKSubscription.ID, Result<Void, CKError>)]
+)
