@@ -10,8 +10,15 @@ open class CKDatabaseOperation: CKOperation, @unchecked Sendable {
     }
     private var _database: CKDatabase?
 
-    /// The database to run against, resolved as CloudKit does.
+    /// Long-lived bookkeeping: the flag as read at start, a proxy's origin (decision 0006).
+    let longLived = LongLivedState()
+
+    /// The database to run against, resolved as CloudKit does. A long-lived proxy runs against
+    /// the database (scope) its original operation ran against.
     var resolvedDatabase: CKDatabase {
+        if let origin = longLived.origin {
+            return (database?.container ?? origin.container).database(with: origin.scope)
+        }
         if let database { return database }
         let container = resolvedConfiguration.container ?? CKContainer.default()
         return container.privateCloudDatabase
@@ -20,5 +27,18 @@ open class CKDatabaseOperation: CKOperation, @unchecked Sendable {
     /// The engine's view of the resolved database, or the error that prevents using it.
     func databaseContext() throws -> DatabaseContext {
         try resolvedDatabase.context()
+    }
+
+    /// Starts the operation. Whether it is long-lived is read here, once.
+    open override func start() {
+        longLived.captureFlag(resolvedConfiguration.isLongLived)
+        super.start()
+    }
+
+    /// Cancels the operation. A long-lived proxy cancelled before it is added leaves the list
+    /// of long-lived operations at once.
+    open override func cancel() {
+        super.cancel()
+        if longLived.origin != nil && !isExecuting && !isFinished { cancelJournaledOperation() }
     }
 }

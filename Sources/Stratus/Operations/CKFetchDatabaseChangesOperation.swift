@@ -37,42 +37,45 @@ open class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchecked Send
     }
 
     override func performOperation() {
-        var token = previousServerChangeToken
-        do {
-            let context = try databaseContext()
-            while true {
+        // The token to continue from: the last one delivered, else the configured one.
+        var resumeToken = previousServerChangeToken
+        run(
+            Event.self, deliver: { self.deliver($0, &resumeToken) },
+            work: { context, _ in
                 if let error = cancellationError { throw error }
-                let batch = try context.fetchDatabaseChanges(since: token, limit: resultsLimit)
-                // Cancelled from a callback: deliver nothing more, not even the rest of the
-                // batch or its token.
-                for id in batch.changed {
-                    if let error = cancellationError { throw error }
-                    recordZoneWithIDChangedBlock?(id)
-                }
-                for (id, kind) in batch.deleted {
-                    if let error = cancellationError { throw error }
-                    switch kind {
-                    case .purged where recordZoneWithIDWasPurgedBlock != nil:
-                        recordZoneWithIDWasPurgedBlock?(id)
-                    case .encryptedDataReset where recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock != nil:
-                        recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock?(id)
-                    default:
-                        recordZoneWithIDWasDeletedBlock?(id)
-                    }
-                }
-                token = batch.token
-                if let error = cancellationError { throw error }
+                let batch = try context.fetchDatabaseChanges(since: resumeToken, limit: resultsLimit)
+                var events = batch.changed.map { Event.changed($0) } + batch.deleted.map { Event.deleted($0, $1) }
                 if batch.moreComing && fetchAllChanges {
-                    changeTokenUpdatedBlock?(batch.token)
-                    continue
+                    events.append(.tokenUpdated(batch.token))
+                } else {
+                    events.append(.finished(.success((batch.token, batch.moreComing))))
                 }
-                fetchDatabaseChangesResultBlock?(
-                    .success((serverChangeToken: batch.token, moreComing: batch.moreComing)))
-                fetchDatabaseChangesCompletionBlock?(batch.token, batch.moreComing, nil)
-                return
+                return .deliver(events)
+            })
+    }
+
+    /// Calls the blocks of one callback.
+    private func deliver(_ event: Event, _ resumeToken: inout CKServerChangeToken?) {
+        switch event {
+        case .changed(let id):
+            recordZoneWithIDChangedBlock?(id)
+        case .deleted(let id, let kind):
+            switch kind {
+            case .purged where recordZoneWithIDWasPurgedBlock != nil:
+                recordZoneWithIDWasPurgedBlock?(id)
+            case .encryptedDataReset where recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock != nil:
+                recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock?(id)
+            default:
+                recordZoneWithIDWasDeletedBlock?(id)
             }
-        } catch {
-            deliverCompletion(error: CKError.fromStore(error))
+        case .tokenUpdated(let token):
+            resumeToken = token
+            changeTokenUpdatedBlock?(token)
+        case .finished(.success(let (token, moreComing))):
+            fetchDatabaseChangesResultBlock?(.success((serverChangeToken: token, moreComing: moreComing)))
+            fetchDatabaseChangesCompletionBlock?(token, moreComing, nil)
+        case .finished(.failure(let error)):
+            deliverCompletion(error: error)
         }
     }
 

@@ -115,83 +115,93 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     }
 
     override func performOperation() {
-        let context: DatabaseContext
-        do {
-            context = try databaseContext()
-            if scope(of: context) == .public {
-                throw CKError.make(.badDatabase, "record zone changes cannot be fetched in the public database")
-            }
-        } catch {
-            deliverCompletion(error: CKError.fromStore(error))
-            return
-        }
-        var partial: [AnyHashable: CKError] = [:]
-        for zoneID in recordZoneIDs ?? [] {
-            if let error = cancellationError {
-                deliverCompletion(error: error)
-                return
-            }
-            var (token, limit, desiredKeys) = settings(for: zoneID)
-            while true {
+        var delivery = Delivery()
+        run(
+            Event.self, deliver: { self.deliver($0, &delivery) },
+            work: { context, _ in
+                if context.scope == .public {
+                    throw CKError.make(.badDatabase, "record zone changes cannot be fetched in the public database")
+                }
+                // One batch of the zone the delivered callbacks say is next, from the last token
+                // delivered for it (a resumed long-lived operation continues where it stopped).
+                let zones = recordZoneIDs ?? []
+                guard delivery.zoneIndex < zones.count else { return .deliver([.finished(nil)]) }
+                if let error = cancellationError { throw error }
+                let zoneID = zones[delivery.zoneIndex]
+                let isLastZone = delivery.zoneIndex == zones.count - 1
+                var (token, limit, desiredKeys) = settings(for: zoneID)
+                if let resume = delivery.resumeToken { token = resume }
                 let batch: ZoneChangesBatch
                 do {
                     batch = try context.fetchZoneChanges(zoneID, since: token, limit: limit, desiredKeys: desiredKeys)
                 } catch {
-                    let error = CKError.fromStore(error)
-                    partial[zoneID] = error
-                    recordZoneFetchResultBlock?(zoneID, .failure(error))
-                    recordZoneFetchCompletionBlock?(zoneID, nil, nil, false, error)
-                    break
+                    let failure = Event.zoneFinished(zoneID, .failure(CKError.fromStore(error)))
+                    return .deliver(isLastZone ? [failure, .finished(nil)] : [failure])
                 }
-                for change in batch.changes {
-                    // Cancelled from a callback: deliver nothing more, not even the rest of
-                    // the batch or its token.
-                    if let error = cancellationError {
-                        deliverCompletion(error: error)
-                        return
-                    }
+                var events: [Event] = batch.changes.map { change in
                     switch change {
-                    case .changed(let record):
-                        if let block = recordWasChangedBlock {
-                            block(record.recordID, .success(record))
-                        } else {
-                            recordChangedBlock?(record)
-                        }
-                    case .deleted(let id, let type):
-                        recordWithIDWasDeletedBlock?(id, type)
+                    case .changed(let record): return .changed(record)
+                    case .deleted(let id, let type): return .deleted(id, type)
                     }
-                }
-                token = batch.token
-                if let error = cancellationError {
-                    deliverCompletion(error: error)
-                    return
                 }
                 if batch.moreComing && fetchAllChanges {
-                    recordZoneChangeTokensUpdatedBlock?(zoneID, batch.token, batch.clientChangeTokenData)
-                    continue
+                    events.append(.tokensUpdated(zoneID, batch.token, batch.clientChangeTokenData))
+                } else {
+                    events.append(
+                        .zoneFinished(zoneID, .success((batch.token, batch.clientChangeTokenData, batch.moreComing))))
+                    if isLastZone { events.append(.finished(nil)) }
                 }
-                recordZoneFetchResultBlock?(
-                    zoneID,
-                    .success(
-                        (
-                            serverChangeToken: batch.token, clientChangeTokenData: batch.clientChangeTokenData,
-                            moreComing: batch.moreComing
-                        )))
-                recordZoneFetchCompletionBlock?(zoneID, batch.token, batch.clientChangeTokenData, batch.moreComing, nil)
-                break
-            }
-            limit = 0
-        }
-        fetchRecordZoneChangesResultBlock?(.success(()))
-        fetchRecordZoneChangesCompletionBlock?(
-            partial.isEmpty
-                ? nil
-                : CKError.make(
-                    .partialFailure, "Failed to fetch changes of some zones",
-                    userInfo: [CKPartialErrorsByItemIDKey: partial]))
+                return .deliver(events)
+            })
     }
 
-    private func scope(of context: DatabaseContext) -> CKDatabase.Scope { context.scope }
+    /// Where the delivered callbacks left the operation, and what its final blocks report.
+    private struct Delivery {
+        /// The index in `recordZoneIDs` of the zone being fetched.
+        var zoneIndex = 0
+        /// The last token delivered for that zone, if any.
+        var resumeToken: CKServerChangeToken?
+        var partial: [AnyHashable: CKError] = [:]
+    }
+
+    /// Calls the blocks of one callback.
+    private func deliver(_ event: Event, _ delivery: inout Delivery) {
+        switch event {
+        case .changed(let record):
+            if let block = recordWasChangedBlock {
+                block(record.recordID, .success(record))
+            } else {
+                recordChangedBlock?(record)
+            }
+        case .deleted(let id, let type):
+            recordWithIDWasDeletedBlock?(id, type)
+        case .tokensUpdated(let zoneID, let token, let data):
+            delivery.resumeToken = token
+            recordZoneChangeTokensUpdatedBlock?(zoneID, token, data)
+        case .zoneFinished(let zoneID, .success(let (token, data, moreComing))):
+            delivery.zoneIndex += 1
+            delivery.resumeToken = nil
+            recordZoneFetchResultBlock?(
+                zoneID, .success((serverChangeToken: token, clientChangeTokenData: data, moreComing: moreComing)))
+            recordZoneFetchCompletionBlock?(zoneID, token, data, moreComing, nil)
+        case .zoneFinished(let zoneID, .failure(let error)):
+            delivery.zoneIndex += 1
+            delivery.resumeToken = nil
+            delivery.partial[zoneID] = error
+            recordZoneFetchResultBlock?(zoneID, .failure(error))
+            recordZoneFetchCompletionBlock?(zoneID, nil, nil, false, error)
+        case .finished(let error?):
+            deliverCompletion(error: error)
+        case .finished(nil):
+            fetchRecordZoneChangesResultBlock?(.success(()))
+            fetchRecordZoneChangesCompletionBlock?(
+                delivery.partial.isEmpty
+                    ? nil
+                    : CKError.make(
+                        .partialFailure, "Failed to fetch changes of some zones",
+                        userInfo: [CKPartialErrorsByItemIDKey: delivery.partial]))
+        }
+    }
 
     override func deliverCompletion(error: CKError) {
         fetchRecordZoneChangesResultBlock?(.failure(error))

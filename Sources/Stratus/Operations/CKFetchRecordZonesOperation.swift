@@ -38,40 +38,54 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
     }
 
     override func performOperation() {
-        let results: [(CKRecordZone.ID, Result<CKRecordZone, CKError>)]
-        do {
-            let context = try databaseContext()
-            if let error = cancellationError { throw error }
-            results = try context.fetchZones(
-                recordZoneIDs.map { ids in
-                    // Each zone is answered once, like CloudKit's dictionary-shaped results.
-                    var seen = Set<CKRecordZone.ID>()
-                    return ids.filter { seen.insert($0).inserted }
-                })
-        } catch {
-            deliverCompletion(error: CKError.fromStore(error))
-            return
-        }
+        var delivery = Delivery()
+        run(
+            Event.self, deliver: { self.deliver($0, &delivery) },
+            work: { context, _ in
+                if let error = cancellationError { throw error }
+                let results = try context.fetchZones(
+                    recordZoneIDs.map { ids in
+                        // Each zone is answered once, like CloudKit's dictionary-shaped results.
+                        var seen = Set<CKRecordZone.ID>()
+                        return ids.filter { seen.insert($0).inserted }
+                    })
+                return .deliver(results.map { Event.zone($0, $1) } + [.finished(nil)])
+            })
+    }
+
+    /// What the deprecated final block reports, gathered from the per-zone callbacks.
+    private struct Delivery {
         var fetched: [CKRecordZone.ID: CKRecordZone] = [:]
         var partial: [AnyHashable: CKError] = [:]
-        for (id, result) in results {
+        var count = 0
+    }
+
+    /// Calls the blocks of one callback.
+    private func deliver(_ event: Event, _ delivery: inout Delivery) {
+        switch event {
+        case .zone(let id, let result):
+            delivery.count += 1
             switch result {
             case .success(let zone):
-                fetched[id] = zone
+                delivery.fetched[id] = zone
                 perRecordZoneResultBlock?(id, .success(zone))
             case .failure(let error):
-                partial[id] = error
+                delivery.partial[id] = error
                 perRecordZoneResultBlock?(id, .failure(error))
             }
+        case .finished(let error?):
+            deliverCompletion(error: error)
+        case .finished(nil):
+            fetchRecordZonesResultBlock?(.success(()))
+            let error: CKError? =
+                delivery.partial.isEmpty
+                ? nil
+                : .make(
+                    .partialFailure,
+                    "Failed to fetch some record zones (\(delivery.partial.count) of \(delivery.count))",
+                    userInfo: [CKPartialErrorsByItemIDKey: delivery.partial])
+            fetchRecordZonesCompletionBlock?(delivery.fetched, error)
         }
-        fetchRecordZonesResultBlock?(.success(()))
-        let error: CKError? =
-            partial.isEmpty
-            ? nil
-            : .make(
-                .partialFailure, "Failed to fetch some record zones (\(partial.count) of \(results.count))",
-                userInfo: [CKPartialErrorsByItemIDKey: partial])
-        fetchRecordZonesCompletionBlock?(fetched, error)
     }
 
     override func deliverCompletion(error: CKError) {

@@ -28,7 +28,7 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     public var fetchRecordsCompletionBlock: (@Sendable ([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)?
 
     /// Whether this operation was made by `fetchCurrentUserRecordOperation()`.
-    private var fetchesCurrentUserRecord = false
+    var fetchesCurrentUserRecord = false
 
     /// An empty fetch operation.
     public required override init() {
@@ -55,61 +55,66 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     }
 
     override func performOperation() {
-        let results: [(CKRecord.ID, Result<CKRecord, CKError>)]
-        do {
-            let context = try databaseContext()
-            if let error = cancellationError { throw error }
-            let ids = recordIDs ?? []
-            if fetchesCurrentUserRecord {
-                results = ids.map { id in
-                    let message = "Record '\(id.recordName)' does not exist: Stratus stores no user records"
-                    return (id, .failure(.make(.unknownItem, message)))
+        var delivery = Delivery()
+        run(
+            Event.self, deliver: { self.deliver($0, &delivery) },
+            work: { context, _ in
+                if let error = cancellationError { throw error }
+                let ids = recordIDs ?? []
+                let results: [(CKRecord.ID, Result<CKRecord, CKError>)]
+                if fetchesCurrentUserRecord {
+                    results = ids.map { id in
+                        let message = "Record '\(id.recordName)' does not exist: Stratus stores no user records"
+                        return (id, .failure(.make(.unknownItem, message)))
+                    }
+                } else {
+                    results = try context.fetchRecords(ids, desiredKeys: desiredKeys)
                 }
-            } else {
-                results = try context.fetchRecords(ids, desiredKeys: desiredKeys)
-            }
-        } catch {
-            deliverCompletion(error: CKError.fromStore(error))
-            return
-        }
+                return .deliver(results.map { Event.record($0, $1) } + [.finished(nil)])
+            })
+    }
+
+    /// What the deprecated final block reports, gathered from the per-record callbacks.
+    private struct Delivery {
         var fetched: [CKRecord.ID: CKRecord] = [:]
         var partial: [AnyHashable: CKError] = [:]
-        for (id, result) in results {
-            // Cancelled from a callback: deliver nothing more.
-            if let error = cancellationError {
-                deliverCompletion(error: error)
-                return
-            }
+        var count = 0
+    }
+
+    /// Calls the blocks of one callback.
+    private func deliver(_ event: Event, _ delivery: inout Delivery) {
+        switch event {
+        case .record(let id, let result):
+            delivery.count += 1
             perRecordProgressBlock?(id, 1.0)
             switch result {
             case .success(let record):
-                fetched[id] = record
+                delivery.fetched[id] = record
                 if let block = perRecordResultBlock {
                     block(id, .success(record))
                 } else {
                     perRecordCompletionBlock?(record, id, nil)
                 }
             case .failure(let error):
-                partial[id] = error
+                delivery.partial[id] = error
                 if let block = perRecordResultBlock {
                     block(id, .failure(error))
                 } else {
                     perRecordCompletionBlock?(nil, id, error)
                 }
             }
-        }
-        if let error = cancellationError {
+        case .finished(let error?):
             deliverCompletion(error: error)
-            return
+        case .finished(nil):
+            fetchRecordsResultBlock?(.success(()))
+            let error: CKError? =
+                delivery.partial.isEmpty
+                ? nil
+                : .make(
+                    .partialFailure, "Failed to fetch some records (\(delivery.partial.count) of \(delivery.count))",
+                    userInfo: [CKPartialErrorsByItemIDKey: delivery.partial])
+            fetchRecordsCompletionBlock?(delivery.fetched, error)
         }
-        fetchRecordsResultBlock?(.success(()))
-        let error: CKError? =
-            partial.isEmpty
-            ? nil
-            : .make(
-                .partialFailure, "Failed to fetch some records (\(partial.count) of \(results.count))",
-                userInfo: [CKPartialErrorsByItemIDKey: partial])
-        fetchRecordsCompletionBlock?(fetched, error)
     }
 
     override func deliverCompletion(error: CKError) {

@@ -38,35 +38,49 @@ open class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendab
     }
 
     override func performOperation() {
-        let results: [(CKSubscription.ID, Result<CKSubscription, CKError>)]
-        do {
-            let context = try databaseContext()
-            if let error = cancellationError { throw error }
-            results = try context.fetchSubscriptions(subscriptionIDs)
-        } catch {
-            deliverCompletion(error: CKError.fromStore(error))
-            return
-        }
+        var delivery = Delivery()
+        run(
+            Event.self, deliver: { self.deliver($0, &delivery) },
+            work: { context, _ in
+                if let error = cancellationError { throw error }
+                let results = try context.fetchSubscriptions(subscriptionIDs)
+                return .deliver(results.map { Event.subscription($0, $1) } + [.finished(nil)])
+            })
+    }
+
+    /// What the deprecated final block reports, gathered from the per-subscription callbacks.
+    private struct Delivery {
         var fetched: [CKSubscription.ID: CKSubscription] = [:]
         var partial: [AnyHashable: CKError] = [:]
-        for (id, result) in results {
+        var count = 0
+    }
+
+    /// Calls the blocks of one callback.
+    private func deliver(_ event: Event, _ delivery: inout Delivery) {
+        switch event {
+        case .subscription(let id, let result):
+            delivery.count += 1
             switch result {
             case .success(let subscription):
-                fetched[id] = subscription
+                delivery.fetched[id] = subscription
                 perSubscriptionResultBlock?(id, .success(subscription))
             case .failure(let error):
-                partial[id] = error
+                delivery.partial[id] = error
                 perSubscriptionResultBlock?(id, .failure(error))
             }
+        case .finished(let error?):
+            deliverCompletion(error: error)
+        case .finished(nil):
+            fetchSubscriptionsResultBlock?(.success(()))
+            let error: CKError? =
+                delivery.partial.isEmpty
+                ? nil
+                : .make(
+                    .partialFailure,
+                    "Failed to fetch some subscriptions (\(delivery.partial.count) of \(delivery.count))",
+                    userInfo: [CKPartialErrorsByItemIDKey: delivery.partial])
+            fetchSubscriptionCompletionBlock?(delivery.fetched, error)
         }
-        fetchSubscriptionsResultBlock?(.success(()))
-        let error: CKError? =
-            partial.isEmpty
-            ? nil
-            : .make(
-                .partialFailure, "Failed to fetch some subscriptions (\(partial.count) of \(results.count))",
-                userInfo: [CKPartialErrorsByItemIDKey: partial])
-        fetchSubscriptionCompletionBlock?(fetched, error)
     }
 
     override func deliverCompletion(error: CKError) {

@@ -1,4 +1,5 @@
 import Foundation
+import StratusBackend
 
 /// Creates and deletes record zones in one request (one backend transaction).
 ///
@@ -39,51 +40,68 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
     }
 
     override func performOperation() {
-        let outcome:
-            (
-                saved: [(CKRecordZone.ID, Result<CKRecordZone, CKError>)],
-                deleted: [(CKRecordZone.ID, Result<Void, CKError>)]
-            )
-        do {
-            let context = try databaseContext()
-            if let error = cancellationError { throw error }
-            outcome = try context.modifyZones(saving: recordZonesToSave ?? [], deleting: recordZoneIDsToDelete ?? [])
-        } catch {
-            deliverCompletion(error: CKError.fromStore(error))
-            return
-        }
+        var delivery = Delivery()
+        run(
+            Event.self, deliver: { self.deliver($0, &delivery) },
+            work: { context, session in
+                if let error = cancellationError { throw error }
+                // A long-lived operation journals its callbacks in the transaction that applies it.
+                let journal = session.map { session in
+                    { (outcome: ZoneModifyOutcome, txn: any BackendWriteTransaction) throws in
+                        try session.append(Event.events(of: outcome).map(\.encoded), final: true, in: txn)
+                    }
+                }
+                let outcome = try context.modifyZones(
+                    saving: recordZonesToSave ?? [], deleting: recordZoneIDsToDelete ?? [], journal: journal)
+                let events = Event.events(of: outcome)
+                return session == nil ? .deliver(events) : .journaled(events)
+            })
+    }
+
+    /// What the deprecated final block reports, gathered from the per-zone callbacks.
+    private struct Delivery {
         var saved: [CKRecordZone] = []
         var deleted: [CKRecordZone.ID] = []
         var partial: [AnyHashable: CKError] = [:]
-        for (id, result) in outcome.saved {
+        var count = 0
+    }
+
+    /// Calls the blocks of one callback.
+    private func deliver(_ event: Event, _ delivery: inout Delivery) {
+        switch event {
+        case .saved(let id, let result):
+            delivery.count += 1
             switch result {
             case .success(let zone):
-                saved.append(zone)
+                delivery.saved.append(zone)
                 perRecordZoneSaveBlock?(id, .success(zone))
             case .failure(let error):
-                partial[id] = error
+                delivery.partial[id] = error
                 perRecordZoneSaveBlock?(id, .failure(error))
             }
-        }
-        for (id, result) in outcome.deleted {
+        case .deleted(let id, let result):
+            delivery.count += 1
             switch result {
             case .success:
-                deleted.append(id)
+                delivery.deleted.append(id)
                 perRecordZoneDeleteBlock?(id, .success(()))
             case .failure(let error):
-                partial[id] = error
+                delivery.partial[id] = error
                 perRecordZoneDeleteBlock?(id, .failure(error))
             }
+        case .finished(let error?):
+            deliverCompletion(error: error)
+        case .finished(nil):
+            modifyRecordZonesResultBlock?(.success(()))
+            let error: CKError? =
+                delivery.partial.isEmpty
+                ? nil
+                : .make(
+                    .partialFailure,
+                    "Failed to modify some record zones (\(delivery.partial.count) of \(delivery.count))",
+                    userInfo: [CKPartialErrorsByItemIDKey: delivery.partial])
+            modifyRecordZonesCompletionBlock?(delivery.saved, delivery.deleted, error)
         }
-        modifyRecordZonesResultBlock?(.success(()))
-        let error: CKError? =
-            partial.isEmpty
-            ? nil
-            : .make(
-                .partialFailure,
-                "Failed to modify some record zones (\(partial.count) of \(outcome.saved.count + outcome.deleted.count))",
-                userInfo: [CKPartialErrorsByItemIDKey: partial])
-        modifyRecordZonesCompletionBlock?(saved, deleted, error)
     }
 
     override func deliverCompletion(error: CKError) {

@@ -1,4 +1,5 @@
 public import Foundation
+import StratusBackend
 
 /// Saves and deletes records in one request: one backend transaction, with CloudKit's save
 /// policies, conflicts and atomic zones.
@@ -54,60 +55,84 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     }
 
     override func performOperation() {
-        let outcome: ModifyOutcome
-        do {
-            let context = try databaseContext()
-            if let error = cancellationError { throw error }
-            let request = ModifyRequest(
-                records: recordsToSave ?? [], deletes: recordIDsToDelete ?? [],
-                policy: savePolicy.enginePolicy, atomic: isAtomic, clientChangeTokenData: clientChangeTokenData)
-            outcome = try context.modifyRecords(request) { [weak self] in self?.cancellationError }
-        } catch {
-            deliverCompletion(error: CKError.fromStore(error))
-            return
-        }
+        var delivery = Delivery(
+            records: Dictionary(
+                (recordsToSave ?? []).map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a }))
+        run(
+            Event.self, deliver: { self.deliver($0, &delivery) },
+            work: { context, session in
+                if let error = cancellationError { throw error }
+                let request = ModifyRequest(
+                    records: recordsToSave ?? [], deletes: recordIDsToDelete ?? [],
+                    policy: savePolicy.enginePolicy, atomic: isAtomic, clientChangeTokenData: clientChangeTokenData)
+                // A long-lived modify journals its callbacks in the transaction that applies it.
+                let journal = session.map { session in
+                    { (outcome: ModifyOutcome, txn: any BackendWriteTransaction) throws in
+                        try session.append(Event.events(of: outcome).map(\.encoded), final: true, in: txn)
+                    }
+                }
+                let outcome = try context.modifyRecords(
+                    request, cancelled: { [weak self] in self?.cancellationError }, journal: journal)
+                let events = Event.events(of: outcome)
+                return session == nil ? .deliver(events) : .journaled(events)
+            })
+    }
+
+    /// What the deprecated blocks need, gathered from the per-record callbacks.
+    private struct Delivery {
+        /// The records to save, by ID (for the progress and deprecated per-record blocks).
+        let records: [CKRecord.ID: CKRecord]
         var saved: [CKRecord] = []
         var deleted: [CKRecord.ID] = []
         var partial: [AnyHashable: CKError] = [:]
-        let records = Dictionary((recordsToSave ?? []).map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
-        for (id, result) in outcome.saveResults {
-            if let record = records[id] { perRecordProgressBlock?(record, 1.0) }
+        var count = 0
+    }
+
+    /// Calls the blocks of one callback.
+    private func deliver(_ event: Event, _ delivery: inout Delivery) {
+        switch event {
+        case .saved(let id, let result):
+            delivery.count += 1
+            if let record = delivery.records[id] { perRecordProgressBlock?(record, 1.0) }
             switch result {
             case .success(let record):
-                saved.append(record)
+                delivery.saved.append(record)
                 if let block = perRecordSaveBlock {
                     block(id, .success(record))
                 } else {
                     perRecordCompletionBlock?(record, nil)
                 }
             case .failure(let error):
-                partial[id] = error
+                delivery.partial[id] = error
                 if let block = perRecordSaveBlock {
                     block(id, .failure(error))
-                } else if let record = records[id] {
+                } else if let record = delivery.records[id] {
                     perRecordCompletionBlock?(record, error)
                 }
             }
-        }
-        for (id, result) in outcome.deleteResults {
+        case .deleted(let id, let result):
+            delivery.count += 1
             switch result {
             case .success:
-                deleted.append(id)
+                delivery.deleted.append(id)
                 perRecordDeleteBlock?(id, .success(()))
             case .failure(let error):
-                partial[id] = error
+                delivery.partial[id] = error
                 perRecordDeleteBlock?(id, .failure(error))
             }
+        case .finished(let error?):
+            deliverCompletion(error: error)
+        case .finished(nil):
+            modifyRecordsResultBlock?(.success(()))
+            let error: CKError? =
+                delivery.partial.isEmpty
+                ? nil
+                : .make(
+                    .partialFailure,
+                    "Failed to modify some records (\(delivery.partial.count) of \(delivery.count))",
+                    userInfo: [CKPartialErrorsByItemIDKey: delivery.partial])
+            modifyRecordsCompletionBlock?(delivery.saved, delivery.deleted, error)
         }
-        modifyRecordsResultBlock?(.success(()))
-        let error: CKError? =
-            partial.isEmpty
-            ? nil
-            : .make(
-                .partialFailure,
-                "Failed to modify some records (\(partial.count) of \(outcome.saveResults.count + outcome.deleteResults.count))",
-                userInfo: [CKPartialErrorsByItemIDKey: partial])
-        modifyRecordsCompletionBlock?(saved, deleted, error)
     }
 
     override func deliverCompletion(error: CKError) {

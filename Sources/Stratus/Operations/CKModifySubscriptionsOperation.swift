@@ -1,4 +1,5 @@
 import Foundation
+import StratusBackend
 
 /// Saves and deletes subscriptions in one request (one backend transaction).
 ///
@@ -40,52 +41,68 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
     }
 
     override func performOperation() {
-        let outcome:
-            (
-                saved: [(CKSubscription.ID, Result<CKSubscription, CKError>)],
-                deleted: [(CKSubscription.ID, Result<Void, CKError>)]
-            )
-        do {
-            let context = try databaseContext()
-            if let error = cancellationError { throw error }
-            outcome = try context.modifySubscriptions(
-                saving: subscriptionsToSave ?? [], deleting: subscriptionIDsToDelete ?? [])
-        } catch {
-            deliverCompletion(error: CKError.fromStore(error))
-            return
-        }
+        var delivery = Delivery()
+        run(
+            Event.self, deliver: { self.deliver($0, &delivery) },
+            work: { context, session in
+                if let error = cancellationError { throw error }
+                // A long-lived operation journals its callbacks in the transaction that applies it.
+                let journal = session.map { session in
+                    { (outcome: SubscriptionModifyOutcome, txn: any BackendWriteTransaction) throws in
+                        try session.append(Event.events(of: outcome).map(\.encoded), final: true, in: txn)
+                    }
+                }
+                let outcome = try context.modifySubscriptions(
+                    saving: subscriptionsToSave ?? [], deleting: subscriptionIDsToDelete ?? [], journal: journal)
+                let events = Event.events(of: outcome)
+                return session == nil ? .deliver(events) : .journaled(events)
+            })
+    }
+
+    /// What the deprecated final block reports, gathered from the per-subscription callbacks.
+    private struct Delivery {
         var saved: [CKSubscription] = []
         var deleted: [CKSubscription.ID] = []
         var partial: [AnyHashable: CKError] = [:]
-        for (id, result) in outcome.saved {
+        var count = 0
+    }
+
+    /// Calls the blocks of one callback.
+    private func deliver(_ event: Event, _ delivery: inout Delivery) {
+        switch event {
+        case .saved(let id, let result):
+            delivery.count += 1
             switch result {
             case .success(let subscription):
-                saved.append(subscription)
+                delivery.saved.append(subscription)
                 perSubscriptionSaveBlock?(id, .success(subscription))
             case .failure(let error):
-                partial[id] = error
+                delivery.partial[id] = error
                 perSubscriptionSaveBlock?(id, .failure(error))
             }
-        }
-        for (id, result) in outcome.deleted {
+        case .deleted(let id, let result):
+            delivery.count += 1
             switch result {
             case .success:
-                deleted.append(id)
+                delivery.deleted.append(id)
                 perSubscriptionDeleteBlock?(id, .success(()))
             case .failure(let error):
-                partial[id] = error
+                delivery.partial[id] = error
                 perSubscriptionDeleteBlock?(id, .failure(error))
             }
+        case .finished(let error?):
+            deliverCompletion(error: error)
+        case .finished(nil):
+            modifySubscriptionsResultBlock?(.success(()))
+            let error: CKError? =
+                delivery.partial.isEmpty
+                ? nil
+                : .make(
+                    .partialFailure,
+                    "Failed to modify some subscriptions (\(delivery.partial.count) of \(delivery.count))",
+                    userInfo: [CKPartialErrorsByItemIDKey: delivery.partial])
+            modifySubscriptionsCompletionBlock?(delivery.saved, delivery.deleted, error)
         }
-        modifySubscriptionsResultBlock?(.success(()))
-        let error: CKError? =
-            partial.isEmpty
-            ? nil
-            : .make(
-                .partialFailure,
-                "Failed to modify some subscriptions (\(partial.count) of \(outcome.saved.count + outcome.deleted.count))",
-                userInfo: [CKPartialErrorsByItemIDKey: partial])
-        modifySubscriptionsCompletionBlock?(saved, deleted, error)
     }
 
     override func deliverCompletion(error: CKError) {

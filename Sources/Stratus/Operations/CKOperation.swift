@@ -26,7 +26,7 @@ open class CKOperation: Operation, @unchecked Sendable {
     private var _group: CKOperationGroup?
 
     /// The operation's unique identifier, chosen by the system.
-    public let operationID: CKOperation.ID = UUID().uuidString
+    public internal(set) var operationID: CKOperation.ID = UUID().uuidString
 
     /// Called once the operation has been persisted as long-lived.
     public var longLivedOperationWasPersistedBlock: (@Sendable () -> Void)? {

@@ -44,37 +44,42 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     }
 
     override func performOperation() {
-        do {
-            let context = try databaseContext()
-            if let error = cancellationError { throw error }
-            let query: CKQuery
-            let zone: CKRecordZone.ID?
-            if let cursor {
-                query = cursor.query
-                zone = cursor.zoneID
-            } else if let own = self.query {
-                query = own
-                zone = zoneID ?? (context.scope == .public ? .default : nil)
-            } else {
-                throw CKError.make(.invalidArguments, "a query operation needs a query or a cursor")
-            }
-            let page = try context.query(
-                query, zoneID: zone, cursor: cursor?.data, limit: resultsLimit, desiredKeys: desiredKeys)
-            for record in page.records {
-                // Cancelled from a callback: deliver nothing more.
+        run(
+            Event.self, deliver: { self.deliver($0) },
+            work: { context, _ in
                 if let error = cancellationError { throw error }
-                if let block = recordMatchedBlock {
-                    block(record.recordID, .success(record))
+                let query: CKQuery
+                let zone: CKRecordZone.ID?
+                if let cursor {
+                    query = cursor.query
+                    zone = cursor.zoneID
+                } else if let own = self.query {
+                    query = own
+                    zone = zoneID ?? (context.scope == .public ? .default : nil)
                 } else {
-                    recordFetchedBlock?(record)
+                    throw CKError.make(.invalidArguments, "a query operation needs a query or a cursor")
                 }
+                let page = try context.query(
+                    query, zoneID: zone, cursor: cursor?.data, limit: resultsLimit, desiredKeys: desiredKeys)
+                let next = page.cursor.map { Cursor(data: $0, query: query, zoneID: zone) }
+                return .deliver(page.records.map { Event.matched($0) } + [.finished(.success(next))])
+            })
+    }
+
+    /// Calls the blocks of one callback.
+    private func deliver(_ event: Event) {
+        switch event {
+        case .matched(let record):
+            if let block = recordMatchedBlock {
+                block(record.recordID, .success(record))
+            } else {
+                recordFetchedBlock?(record)
             }
-            if let error = cancellationError { throw error }
-            let next = page.cursor.map { Cursor(data: $0, query: query, zoneID: zone) }
+        case .finished(.success(let next)):
             queryResultBlock?(.success(next))
             queryCompletionBlock?(next, nil)
-        } catch {
-            deliverCompletion(error: CKError.fromStore(error))
+        case .finished(.failure(let error)):
+            deliverCompletion(error: error)
         }
     }
 

@@ -1,0 +1,49 @@
+import Foundation
+
+/// The container's side of the long-lived operation journal: listing and proxies.
+extension CKContainer {
+    /// The engine's view of the container, for its journal (every database of a container
+    /// shares one journal).
+    private func journalContext() throws -> DatabaseContext {
+        try privateCloudDatabase.context()
+    }
+
+    /// The outstanding operations after purging expired ones, without those whose persisted
+    /// block has not returned yet in this process.
+    private func outstandingEntries() throws -> [(id: String, header: JournalHeader)] {
+        let context = try journalContext()
+        let state = context.engine.journalState
+        let entries = try context.journal.outstanding(now: state.now, retention: state.retention)
+        let announcing = state.announcing.withLock { $0 }
+        return entries.filter { !announcing.contains($0.id) }
+    }
+
+    /// The IDs of the outstanding long-lived operations, oldest first.
+    func outstandingLongLivedOperationIDs() throws -> [CKOperation.ID] {
+        try outstandingEntries().map(\.id)
+    }
+
+    /// A proxy of the outstanding operation `id`, configured from its journaled request.
+    func longLivedProxy(_ id: CKOperation.ID) throws -> CKOperation? {
+        guard let entry = try outstandingEntries().first(where: { $0.id == id }) else { return nil }
+        let context = try journalContext()
+        guard let operation = LongLivedOperationKinds.make(entry.header.kind),
+            let scope = CKDatabase.Scope(rawValue: entry.header.scope)
+        else {
+            throw CKError.make(
+                .incompatibleVersion,
+                "long-lived operation \(id) is a \(entry.header.kind), which this version of Stratus cannot resume")
+        }
+        guard let request = try context.journal.request(id) else { return nil }
+        var reader = ByteReader(request)
+        do {
+            try operation.decodeRequest(from: &reader)
+        } catch {
+            throw CKError.make(.internalError, "the journaled request of long-lived operation \(id) is damaged")
+        }
+        operation.operationID = id
+        operation.configuration.isLongLived = true
+        operation.longLived.origin = LongLivedOrigin(container: self, scope: scope)
+        return operation
+    }
+}

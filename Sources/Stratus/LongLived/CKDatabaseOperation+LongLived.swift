@@ -1,0 +1,11 @@
+import Foundation
+
+extension CKDatabaseOperation {
+    /// Marks this proxy's journaled operation cancelled, so it is no longer listed or fetchable.
+    func cancelJournaledOperation() {
+        guard let origin = longLived.origin,
+            let context = try? origin.container.database(with: origin.scope).context()
+        else { return }
+        _ = try? context.journal.finish(operationID, as: .cancelled, now: context.engine.journalState.now)
+    }
+}

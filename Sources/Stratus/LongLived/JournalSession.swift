@@ -1,0 +1,49 @@
+import Foundation
+import StratusBackend
+
+/// One run's handle on a long-lived operation's journal entry: the operation's ID and the
+/// sequence number its next journaled callback gets. Used on the operation's callback queue
+/// only.
+final class JournalSession {
+    let journal: OperationJournal
+    let state: JournalState
+    let operationID: String
+    /// Whether this run is a proxy's (it replays before it works).
+    let isProxy: Bool
+    /// The sequence number of the next callback this run journals or replays.
+    private(set) var nextSequence: Int64 = 0
+
+    init(context: DatabaseContext, operationID: String, isProxy: Bool) {
+        self.journal = context.journal
+        self.state = context.engine.journalState
+        self.operationID = operationID
+        self.isProxy = isProxy
+    }
+
+    /// Journals `events` in a transaction of their own; `final` marks the operation completed.
+    func append(_ events: [[UInt8]], final: Bool) throws {
+        nextSequence = try journal.append(operationID, events: events, at: nextSequence, final: final, now: state.now)
+    }
+
+    /// Journals `events` inside `txn` (a modify's own transaction). The run moves past them
+    /// with ``advance(by:)`` once the transaction committed: the body may run more than once.
+    func append(_ events: [[UInt8]], final: Bool, in txn: any BackendWriteTransaction) throws {
+        try journal.append(operationID, events: events, at: nextSequence, final: final, now: state.now, txn)
+    }
+
+    /// Moves past `count` callbacks journaled by ``append(_:final:in:)`` or replayed.
+    func advance(by count: Int) {
+        nextSequence += Int64(count)
+    }
+
+    /// Records that the final callback was delivered: the operation leaves the list. A failure
+    /// leaves it listed, so its callbacks are replayed once more rather than lost.
+    func markDelivered() {
+        _ = try? journal.finish(operationID, as: .delivered, now: state.now)
+    }
+
+    /// Records that the operation was cancelled: it leaves the list.
+    func markCancelled() {
+        _ = try? journal.finish(operationID, as: .cancelled, now: state.now)
+    }
+}

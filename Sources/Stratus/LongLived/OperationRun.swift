@@ -1,0 +1,202 @@
+import Foundation
+
+/// One run of a database operation (decision 0006): it opens the operation's journal entry if
+/// the operation is long-lived (persisting it, then calling `longLivedOperationWasPersistedBlock`)
+/// or is a proxy (then replays every journaled callback in order), and then does the rest of the
+/// work live, one batch at a time: each batch is journaled before it is delivered.
+///
+/// Journal writes are compare-and-append (``OperationJournal``): when another run of the same
+/// operation journaled first, this run replays what it wrote and continues from there, so no
+/// callback is journaled twice and no work is applied twice.
+struct OperationRun<Event: OperationEvent> {
+    let operation: CKDatabaseOperation
+    let context: DatabaseContext
+    let session: JournalSession?
+    let deliver: (Event) -> Void
+
+    /// Replays, then works until the final callback is delivered or the operation stops.
+    /// `work` does the next step of the work from what has been delivered so far (the
+    /// operation's delivery state, updated by `deliver`).
+    func run(work: (DatabaseContext, JournalSession?) throws -> OperationBatch<Event>) {
+        if let session, session.isProxy {
+            guard case .continue = catchUp() else { return }
+        }
+        while true {
+            let events: [Event]
+            do {
+                switch try work(context, session) {
+                case .journaled(let journaled):
+                    session?.advance(by: journaled.count)
+                    events = journaled
+                case .deliver(let batch):
+                    try session?.append(batch.map(\.encoded), final: batch.contains { $0.isFinal })
+                    events = batch
+                }
+            } catch let conflict as JournalConflict {
+                guard resolve(conflict) else { return }
+                continue
+            } catch {
+                let error = CKError.fromStore(error)
+                if error.code == .operationCancelled && operation.isCancelled {
+                    stop(cancelled: error)
+                    return
+                }
+                // The work failed: that is the operation's outcome, journaled like any other.
+                let failure = Event.failed(error)
+                do {
+                    try session?.append([failure.encoded], final: true)
+                } catch let conflict as JournalConflict {
+                    guard resolve(conflict) else { return }
+                    continue
+                } catch {
+                    operation.deliverCompletion(error: CKError.fromStore(error))
+                    return
+                }
+                events = [failure]
+            }
+            for event in events {
+                guard deliverOne(event) else { return }
+            }
+        }
+    }
+
+    /// How a replay ended.
+    private enum CatchUp {
+        /// The journal has nothing more; the work continues live. `delivered` callbacks were
+        /// replayed.
+        case `continue`(delivered: Int)
+        /// The operation stopped: its final callback was delivered, it was cancelled, or it
+        /// failed.
+        case stopped
+    }
+
+    /// Delivers every journaled callback this run has not delivered yet, in order.
+    private func catchUp() -> CatchUp {
+        guard let session else { return .continue(delivered: 0) }
+        var delivered = 0
+        while true {
+            let page: [(sequence: Int64, bytes: [UInt8])]
+            do {
+                page = try session.journal.events(session.operationID, from: session.nextSequence, limit: 128)
+            } catch {
+                operation.deliverCompletion(error: CKError.fromStore(error))
+                return .stopped
+            }
+            if page.isEmpty { return .continue(delivered: delivered) }
+            for (sequence, bytes) in page {
+                var reader = ByteReader(bytes)
+                guard sequence == session.nextSequence, let event = try? Event.decode(from: &reader, context: context)
+                else {
+                    operation.deliverCompletion(
+                        error: .make(
+                            .internalError,
+                            "the journal of long-lived operation \(session.operationID) is damaged at callback \(sequence)"
+                        ))
+                    return .stopped
+                }
+                session.advance(by: 1)
+                delivered += 1
+                guard deliverOne(event) else { return .stopped }
+            }
+        }
+    }
+
+    /// Handles a refused journal write; returns whether the work continues.
+    private func resolve(_ conflict: JournalConflict) -> Bool {
+        guard let session else { return false }
+        switch conflict.reason {
+        case .advanced, .notRunning(.completed), .notRunning(.delivered):
+            // Another run got there first: deliver what it journaled, then go on from there.
+            switch catchUp() {
+            case .stopped:
+                return false
+            case .continue(let delivered):
+                if delivered > 0, case .advanced = conflict.reason { return true }
+                operation.deliverCompletion(
+                    error: .make(
+                        .internalError,
+                        "the journal of long-lived operation \(session.operationID) ends without its final callback"))
+                return false
+            }
+        case .notRunning(.cancelled):
+            operation.deliverCompletion(error: .make(.operationCancelled, "the operation was cancelled"))
+            return false
+        case .notRunning(.running), .missing:
+            operation.deliverCompletion(
+                error: .make(
+                    .unknownItem,
+                    "long-lived operation \(session.operationID) is no longer in the journal (it was purged)"))
+            return false
+        }
+    }
+
+    /// Delivers one event; returns whether the operation goes on (not cancelled, not final).
+    private func deliverOne(_ event: Event) -> Bool {
+        if event.isCancellationPoint, let error = operation.cancellationError {
+            stop(cancelled: error)
+            return false
+        }
+        deliver(event)
+        if event.isFinal {
+            session?.markDelivered()
+            return false
+        }
+        return true
+    }
+
+    /// Ends a cancelled operation: the journal says so (it leaves the list), then the final
+    /// callback reports `operationCancelled`.
+    private func stop(cancelled error: CKError) {
+        session?.markCancelled()
+        operation.deliverCompletion(error: error)
+    }
+}
+
+extension CKDatabaseOperation {
+    /// Runs the operation's work through an ``OperationRun``: resolves the database, opens the
+    /// journal entry (long-lived operations and proxies only), replays, then works.
+    func run<Event: OperationEvent>(
+        _ type: Event.Type, deliver: @escaping (Event) -> Void,
+        work: (DatabaseContext, JournalSession?) throws -> OperationBatch<Event>
+    ) {
+        if longLived.origin != nil && database == nil {
+            deliverCompletion(error: .make(.invalidArguments, "CKDatabaseOperations must be submitted to a CKDatabase"))
+            return
+        }
+        let context: DatabaseContext
+        let session: JournalSession?
+        do {
+            context = try databaseContext()
+            session = try openJournal(context)
+        } catch {
+            deliverCompletion(error: CKError.fromStore(error))
+            return
+        }
+        OperationRun(operation: self, context: context, session: session, deliver: deliver).run(work: work)
+    }
+
+    /// The journal entry of this run: a proxy's existing one, a new one for an operation that
+    /// was long-lived when it started (persisted, then announced with
+    /// `longLivedOperationWasPersistedBlock`), or `nil`.
+    private func openJournal(_ context: DatabaseContext) throws -> JournalSession? {
+        if longLived.origin != nil {
+            guard let header = try context.journal.header(operationID) else {
+                throw CKError.make(
+                    .unknownItem, "long-lived operation \(operationID) is not in the journal (it was purged)")
+            }
+            if header.state == .cancelled { throw CKError.make(.operationCancelled, "the operation was cancelled") }
+            return JournalSession(context: context, operationID: operationID, isProxy: true)
+        }
+        guard longLived.isLongLivedAtStart, let coding = self as? any LongLivedOperation else { return nil }
+        var request = ByteWriter()
+        try coding.encodeRequest(to: &request)
+        let state = context.engine.journalState
+        let header = JournalHeader(
+            kind: type(of: coding).longLivedKind, scope: context.scope.rawValue, createdAt: state.now)
+        state.announcing.withLock { _ = $0.insert(operationID) }
+        defer { state.announcing.withLock { _ = $0.remove(operationID) } }
+        try context.journal.create(operationID, header: header, request: request.bytes)
+        longLivedOperationWasPersistedBlock?()
+        return JournalSession(context: context, operationID: operationID, isProxy: false)
+    }
+}
