@@ -3,7 +3,7 @@ public enum ConformanceSuite {
     /// Every case, in a stable order.
     public static var cases: [ConformanceCase] {
         KeyValueCases.all + ChangeTokenCases.all + QueryCases.all + ZoneCases.all + ModifyCases.all
-            + RecordFetchCases.all
+            + RecordFetchCases.all + LongLivedCases.all
     }
 
     /// The case with `id`, if there is one.
