@@ -101,7 +101,7 @@ let package = Package(
         // Runs the built `stratus` executable against temporary stores.
         .testTarget(
             name: "StratusCLITests",
-            dependencies: ["StratusCLI", "Stratus"],
+            dependencies: ["StratusCLI", "Stratus", "StratusConformance", "StratusSQLite"],
             swiftSettings: strictSettings
         ),
         .testTarget(

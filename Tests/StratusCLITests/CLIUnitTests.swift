@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusConformance
 import Testing
 
 @testable import StratusCLI
@@ -55,5 +56,26 @@ struct CLIUnitTests {
         loop.setParent(loop)
         let ordered = RecordLines.parentsFirst([child, loop, parent])
         #expect(ordered.map(\.recordID.recordName) == ["p", "c", "l"])
+    }
+}
+
+@Suite("stratus: conformance summary")
+struct ConformanceSummaryTests {
+    @Test func tableListsFailuresWithCaseIDAndMessage() {
+        let failure = ConformanceFailure(
+            caseID: "kv.scan.limit", step: "scan with limit 2", expected: "2 pairs", actual: "3 pairs", trace: [])
+        let summary = ConformanceSummary(
+            backend: "memory:",
+            results: [
+                .init(id: "kv.basic.setThenGet", index: 0, failure: nil, seconds: 0.01),
+                .init(id: "kv.scan.limit", index: 1, failure: failure, seconds: 0.02),
+            ], seconds: 0.5)
+        #expect(summary.passed == 1)
+        #expect(summary.failed == 1)
+        let lines = summary.table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0] == "Conformance of 'memory:': 2 cases in 0.5 s")
+        #expect(lines.contains("  passed      1"))
+        #expect(lines.contains("  failed      1"))
+        #expect(lines.contains("  kv.scan.limit  at 'scan with limit 2': expected 2 pairs, got 3 pairs"))
     }
 }
