@@ -65,9 +65,8 @@ public struct StratusSettings: Sendable, Hashable {
         return BackendURL(scheme: "sqlite", authority: path.hasPrefix("/") ? .init(host: "") : nil, path: path)
     }
 
-    /// Settings read from `config`, with these keys (relative to the reader's scope):
-    ///
-    /// An empty value counts as unset.
+    /// Settings read from `config`, with these keys (relative to the reader's scope; an empty
+    /// value counts as unset):
     ///
     /// - `backend` (string, optional): the backend URL, such as `sqlite:///var/lib/app/store.sqlite`.
     ///   Default: SQLite at `<dataDir>/stratus.sqlite`.

@@ -32,9 +32,7 @@ struct ExportCommand: AsyncParsableCommand {
             try await Self.export(zone.zoneID, of: session.database, to: handle)
         }
         if output != nil { try handle.close() }
-        if !options.json || output != nil {
-            Output.status("exported \(count) record\(count == 1 ? "" : "s") from zone \(zone.zone)\n")
-        }
+        Output.status("exported \(count) record\(count == 1 ? "" : "s") from zone \(zone.zone)\n")
     }
 
     /// Writes every record of `zoneID` to `handle`, one JSON line each, as the zone's changes
