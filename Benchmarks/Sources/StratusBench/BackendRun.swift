@@ -40,7 +40,7 @@ struct BackendRun {
         let replayDirectory = directory + "/spi-replay"
         try FileManager.default.createDirectory(atPath: replayDirectory, withIntermediateDirectories: true)
         let replayStore = try target.makeStore(in: replayDirectory)
-        let replay = try SPIReplay(footprint: footprint).run(
+        let replay = try SPIReplay(pattern: .init(footprint: footprint)).run(
             records: sizes.savedRecords, batchSize: sizes.batchSize, on: replayStore.backend)
         try replayStore.backend.close()
         try? FileManager.default.removeItem(atPath: replayDirectory)

@@ -42,9 +42,12 @@ struct EngineFootprint: Codable {
 
     /// One line for people: what one saved and one drained record cost in backend calls.
     var summary: String {
-        "save: \(perRecord(save.gets)) gets (\(perRecord(save.getMisses)) misses), \(perRecord(save.sets)) sets, "
+        let batches = Double(records) / Double(batchSize)
+        func perBatch(_ count: Int) -> String { Format.fixed(Double(count) / batches, 1) }
+        return
+            "save: \(perRecord(save.gets)) gets (\(perRecord(save.getMisses)) misses), \(perRecord(save.sets)) sets, "
             + "\(perRecord(save.clears)) clears, \(valueBytesPerRecord) value bytes, \(keyBytesPerSet)-byte keys per "
-            + "record; drain: \(perRecord(drain.gets)) gets, \(perRecord(drain.scannedPairs)) scanned pairs, "
-            + "\(perRecord(drain.scans)) scans, \(perRecord(drain.reads)) read txns per record"
+            + "record; drain: \(perRecord(drain.gets)) gets and \(perRecord(drain.scannedPairs)) scanned pairs per "
+            + "record, \(perBatch(drain.scans)) scans and \(perBatch(drain.reads)) read transactions per \(batchSize) records"
     }
 }

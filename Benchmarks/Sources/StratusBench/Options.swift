@@ -11,6 +11,8 @@ struct Options {
     /// The usage text.
     static let usage = """
         usage: stratus-bench [--backends \(BenchmarkTargets.all.map(\.name).joined(separator: ","))] [--quick] [--out DIR]
+               stratus-bench replay <backend> [--records N] [--misses N] [--sets N] [--key-bytes N] [--value-bytes N] \
+                   [--record-in-change-log]
                stratus-bench drain-rss <backend> <records> [--store PATH --zone NAME]   (run by the benchmark itself)
         """
 

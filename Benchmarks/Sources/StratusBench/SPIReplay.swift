@@ -1,18 +1,44 @@
 import StratusBackend
 
-/// The engine's storage pattern replayed straight through the SPI (``DatabaseBackend``),
-/// without the CloudKit layer: what saves and drains would cost if the engine's own work
-/// (validation, encoding, `CKRecord`s, operations) were free. Between the raw baseline and
-/// the CloudKit figures, it splits a gap into the key layout's share and the engine's.
+/// A storage pattern replayed straight through the SPI (``DatabaseBackend``), without the
+/// CloudKit layer: what saves and drains would cost if the engine's own work (validation,
+/// encoding, `CKRecord`s, operations) were free. Replaying the engine's measured footprint
+/// splits a gap to the raw baseline into the key layout's share and the CloudKit layer's;
+/// replaying variants (`stratus-bench replay`) prices a layout change before anyone makes it.
 ///
-/// Per saved record it makes the footprint's point reads (all misses: a new record) and
-/// writes (one value of the record's size, the rest empty, keys of the footprint's size) in
-/// write transactions of `batchSize` records. Per drained record it scans one change entry
-/// and reads the record back, `batchSize` records per read transaction. Per-batch rows (zone,
-/// meta) are left out: a handful of calls per batch.
+/// Per saved record: `misses` point reads of absent keys (existence and tombstone probes),
+/// then `sets` writes — the record's value, its change-log entry, and empty index entries —
+/// in write transactions of `batchSize` records. Per drained record: one change-log entry from
+/// a range scan and, unless the change log carries the record itself, one point read of the
+/// record, `batchSize` records per read transaction. Per-batch rows (zone, meta: a handful of
+/// calls per batch) are left out.
 struct SPIReplay {
-    /// The footprint to replay.
-    let footprint: EngineFootprint
+    /// What one record costs in backend calls.
+    struct Pattern: Codable, Sendable {
+        /// Point reads of absent keys per saved record.
+        var misses: Int
+        /// Keys written per saved record (at least 2: the record and its change entry).
+        var sets: Int
+        /// Average key size, in bytes.
+        var keyBytes: Int
+        /// Size of the record's value, in bytes.
+        var valueBytes: Int
+        /// Whether the change-log entry carries the record's value (a drain is then one range
+        /// scan, with no point reads) instead of the record's key holding it.
+        var recordInChangeLog: Bool
+
+        /// The pattern of the engine as measured by `footprint`.
+        init(footprint: EngineFootprint) {
+            misses = Int(footprint.perRecord(footprint.save.getMisses).rounded())
+            sets = Int(footprint.perRecord(footprint.save.sets).rounded())
+            keyBytes = footprint.keyBytesPerSet
+            valueBytes = footprint.valueBytesPerRecord
+            recordInChangeLog = false
+        }
+    }
+
+    /// The pattern to replay.
+    let pattern: Pattern
 
     /// The timings of one replay.
     struct Result: Codable {
@@ -30,55 +56,67 @@ struct SPIReplay {
 
     /// Replays `records` saves and a drain of them on `backend`, an empty store.
     func run(records: Int, batchSize: Int, on backend: any DatabaseBackend) throws -> Result {
-        let misses = max(0, Int(footprint.perRecord(footprint.save.getMisses).rounded()))
-        let sets = max(1, Int(footprint.perRecord(footprint.save.sets).rounded()))
-        let filler = [UInt8](repeating: 0x5A, count: max(0, footprint.keyBytesPerSet - 11))
-        let value = [UInt8](repeating: 0xA5, count: footprint.valueBytesPerRecord)
-        func key(_ space: UInt8, _ index: Int) -> [UInt8] {
-            [space] + filler + Array(RecordFactory.name(index).utf8)
-        }
-        func changeKey(_ index: Int) -> [UInt8] {
-            var bytes = [0x40] + filler
-            withUnsafeBytes(of: UInt64(index).bigEndian) { bytes.append(contentsOf: $0) }
-            return bytes
-        }
-
-        let saveSeconds = try Timing.seconds {
-            for start in stride(from: 0, to: records, by: batchSize) {
-                try backend.write { txn in
-                    for index in start..<min(start + batchSize, records) {
-                        for miss in 0..<misses where try txn.get(key(0x30 + UInt8(miss), index)) != nil {
-                            throw BenchmarkFailure("SPI replay: a key that should be missing exists")
-                        }
-                        try txn.set(key(0x20, index), value)
-                        try txn.set(changeKey(index), [])
-                        for extra in 2..<max(2, sets) { try txn.set(key(0x20 + UInt8(extra), index), []) }
-                    }
-                }
-            }
-        }
-        let end = KeyRange.successor(ofPrefix: [0x40] + filler)
+        let saveSeconds = try Timing.seconds { try save(records: records, batchSize: batchSize, on: backend) }
         let drainSeconds = try Timing.seconds {
-            var next = changeKey(0)
-            var drained = 0
-            while true {
-                let count = try backend.read { txn in
-                    let entries = try txn.scan(KeyRange(from: next, to: end), limit: batchSize + 1)
-                    for (offset, _) in entries.prefix(batchSize).enumerated() {
-                        guard try txn.get(key(0x20, drained + offset)) != nil else {
-                            throw BenchmarkFailure("SPI replay: a saved record is missing")
-                        }
-                    }
-                    if let last = entries.prefix(batchSize).last { next = last.key + [0] }
-                    return min(entries.count, batchSize)
-                }
-                drained += count
-                if count < batchSize { break }
-            }
+            let drained = try drain(batchSize: batchSize, on: backend)
             guard drained == records else { throw BenchmarkFailure("SPI replay drained \(drained) of \(records)") }
         }
         return Result(
             records: records, saveSeconds: saveSeconds, drainSeconds: drainSeconds,
             savesPerSecond: Double(records) / saveSeconds, drainsPerSecond: Double(records) / drainSeconds)
+    }
+
+    private var filler: [UInt8] { [UInt8](repeating: 0x5A, count: max(0, pattern.keyBytes - 11)) }
+
+    /// The key of record `index` in key space `space`: about `keyBytes` bytes, ending in the
+    /// record's name, so records go in name order as the benchmark saves them.
+    private func key(_ space: UInt8, _ index: Int) -> [UInt8] {
+        [space] + filler + Array(RecordFactory.name(index).utf8)
+    }
+
+    /// The change-log key of position `index`.
+    private func changeKey(_ index: Int) -> [UInt8] {
+        var bytes = [0x40] + filler
+        withUnsafeBytes(of: UInt64(index).bigEndian) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    private func save(records: Int, batchSize: Int, on backend: any DatabaseBackend) throws {
+        let value = [UInt8](repeating: 0xA5, count: pattern.valueBytes)
+        let pointer = [UInt8](repeating: 0x01, count: 8)
+        for start in stride(from: 0, to: records, by: batchSize) {
+            try backend.write { txn in
+                for index in start..<min(start + batchSize, records) {
+                    for miss in 0..<pattern.misses where try txn.get(key(0x30 + UInt8(miss), index)) != nil {
+                        throw BenchmarkFailure("SPI replay: a key that should be absent exists")
+                    }
+                    try txn.set(key(0x20, index), pattern.recordInChangeLog ? pointer : value)
+                    try txn.set(changeKey(index), pattern.recordInChangeLog ? value : pointer)
+                    for extra in 0..<max(0, pattern.sets - 2) { try txn.set(key(0x22 + UInt8(extra), index), []) }
+                }
+            }
+        }
+    }
+
+    /// Drains the change log the way the engine does; returns the records delivered.
+    private func drain(batchSize: Int, on backend: any DatabaseBackend) throws -> Int {
+        let end = KeyRange.successor(ofPrefix: [0x40] + filler)
+        var next = changeKey(0)
+        var drained = 0
+        while true {
+            let count = try backend.read { txn in
+                let entries = try txn.scan(KeyRange(from: next, to: end), limit: batchSize + 1).prefix(batchSize)
+                for (offset, entry) in entries.enumerated() {
+                    let value = pattern.recordInChangeLog ? entry.value : try txn.get(key(0x20, drained + offset))
+                    guard value?.count == pattern.valueBytes else {
+                        throw BenchmarkFailure("SPI replay: record \(drained + offset) is missing")
+                    }
+                }
+                if let last = entries.last { next = last.key + [0] }
+                return entries.count
+            }
+            drained += count
+            if count < batchSize { return drained }
+        }
     }
 }
