@@ -158,25 +158,33 @@ import Testing
         fetch.addDependency(save)
         let events = OpsLog<String>()
         save.modifyRecordsResultBlock = { _ in events.append("saved") }
-        save.completionBlock = { events.append("save completionBlock") }
         fetch.perRecordResultBlock = { _, result in
             events.append("fetched \((try? result.get())?["title"] as? String ?? "nothing")")
         }
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 4
+        // Foundation runs completion blocks asynchronously, in no guaranteed order between two
+        // operations: wait for both.
+        let finished = DispatchGroup()
+        finished.enter()
+        finished.enter()
+        save.completionBlock = {
+            events.append("save completionBlock")
+            finished.leave()
+        }
+        fetch.completionBlock = {
+            events.append("fetch completionBlock")
+            finished.leave()
+        }
+        // Added in reverse order: the dependency, not the order, decides.
+        queue.addOperation(fetch)
+        queue.addOperation(save)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            fetch.completionBlock = {
-                events.append("fetch completionBlock")
-                continuation.resume()
-            }
-            // Added in reverse order: the dependency, not the order, decides.
-            queue.addOperation(fetch)
-            queue.addOperation(save)
+            finished.notify(queue: .global()) { continuation.resume() }
         }
         let all = events.all
-        #expect(all.contains("save completionBlock"))
+        #expect(all.contains("save completionBlock") && all.contains("fetch completionBlock"))
         #expect(all.firstIndex(of: "saved")! < all.firstIndex(of: "fetched queued")!)
-        #expect(all.last == "fetch completionBlock")
         #expect(save.isFinished && fetch.isFinished)
     }
 
