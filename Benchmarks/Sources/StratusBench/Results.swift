@@ -147,6 +147,8 @@ struct BenchmarkReport: Codable {
     var footprint: EngineFootprint
     /// Load averages (1, 5, 15 minutes) when the run ended.
     var loadAverageAtEnd: [Double]
+    /// The one-minute load average sampled every 5 seconds during the run.
+    var loadDuringRun: LoadSummary
     /// Every backend's results, in run order.
     var backends: [BackendReport]
 }

@@ -9,6 +9,7 @@ func runBenchmarks(_ options: Options) throws {
     let machine = MachineInfo.current()
     let date = ISO8601DateFormatter().string(from: Date())
     let executable = try currentExecutable()
+    let load = LoadSampler()
     Log.step(
         "stratus-bench: \(options.targets.map(\.name)) on \(machine.processors) cores, load \(machine.loadAverageAtStart)"
     )
@@ -22,9 +23,17 @@ func runBenchmarks(_ options: Options) throws {
     let report = BenchmarkReport(
         machine: machine, date: date, command: CommandLine.arguments.joined(separator: " "),
         sourceRevision: SourceRevision.current(), quick: options.quick, sizes: sizes, footprint: footprint,
-        loadAverageAtEnd: MachineInfo.loadAverage(), backends: backends)
+        loadAverageAtEnd: MachineInfo.loadAverage(), loadDuringRun: load.stop(), backends: backends)
 
     let table = TableReport(report: report).markdown
+    let run = report.loadDuringRun
+    print(
+        """
+        \(report.date) · \(report.sourceRevision ?? "unknown revision") · \(machine.processors) cores, \
+        \(machine.cpuModel), \(machine.memoryGiB) GiB · load (1 min) during the run: min \(run.minimum), \
+        median \(run.median), max \(run.maximum)
+
+        """)
     print(table)
     let directory = URL(fileURLWithPath: options.outputDirectory)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
