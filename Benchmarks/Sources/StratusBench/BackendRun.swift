@@ -57,7 +57,9 @@ struct BackendRun {
         let saveRate = Double(sizes.savedRecords) / timing.seconds
         let save = SaveResult(
             records: sizes.savedRecords, batchSize: sizes.batchSize, seconds: timing.seconds,
-            buildSeconds: timing.buildSeconds, recordsPerSecond: saveRate, ratioToRaw: saveRate / raw.insertsPerSecond)
+            buildSeconds: timing.buildSeconds, recordsPerSecond: saveRate, ratioToRaw: saveRate / raw.insertsPerSecond,
+            cpuSeconds: timing.cpuSeconds,
+            cpuRatioToRaw: (raw.insertCPUSeconds / Double(raw.rows)) / (timing.cpuSeconds / Double(sizes.savedRecords)))
 
         Log.step("\(target.name): draining \(sizes.savedRecords) records × \(sizes.repetitions)")
         let drain = try drainSaved(items, workload: workload, raw: raw)
@@ -80,16 +82,23 @@ struct BackendRun {
     }
 
     private func drainSaved(_ zoneID: CKRecordZone.ID, workload: Workload, raw: RawBaseline) throws -> DrainResult {
-        let (median, samples) = try Timing.medianSeconds(repetitions: sizes.repetitions) {
-            let fetched = try workload.fetchChanges(zoneID, since: nil)
-            guard fetched.records == sizes.savedRecords else {
-                throw BenchmarkFailure("drain delivered \(fetched.records) of \(sizes.savedRecords) records")
-            }
+        var samples: [Timing.Sample] = []
+        for _ in 0..<max(1, sizes.repetitions) {
+            samples.append(
+                try Timing.sample {
+                    let fetched = try workload.fetchChanges(zoneID, since: nil)
+                    guard fetched.records == sizes.savedRecords else {
+                        throw BenchmarkFailure("drain delivered \(fetched.records) of \(sizes.savedRecords) records")
+                    }
+                })
         }
+        let median = Timing.median(samples.map(\.wall))
+        let cpu = Timing.median(samples.map(\.cpu))
         let rate = Double(sizes.savedRecords) / median
         return DrainResult(
-            records: sizes.savedRecords, seconds: median, samples: samples, recordsPerSecond: rate,
-            ratioToRaw: rate / raw.readsPerSecond)
+            records: sizes.savedRecords, seconds: median, samples: samples.map(\.wall), recordsPerSecond: rate,
+            ratioToRaw: rate / raw.readsPerSecond, cpuSeconds: cpu,
+            cpuRatioToRaw: (raw.readCPUSeconds / Double(raw.rows)) / (cpu / Double(sizes.savedRecords)))
     }
 
     /// The zone of `size` records this run built, if any: the saved zone or a history zone.

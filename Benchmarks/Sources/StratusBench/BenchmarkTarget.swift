@@ -47,50 +47,38 @@ enum BenchmarkTargets {
 struct RawBaseline: Codable, Sendable {
     /// Rows inserted and read.
     var rows: Int
-    /// Seconds for the inserts and their commit (median of the repetitions).
+    /// Seconds for the inserts and their commit.
     var insertSeconds: Double
-    /// Seconds for the point reads (median of the repetitions).
+    /// Seconds for the point reads.
     var readSeconds: Double
+    /// Process CPU seconds for the inserts and their commit.
+    var insertCPUSeconds: Double
+    /// Process CPU seconds for the point reads.
+    var readCPUSeconds: Double
     /// Rows inserted per second.
-    var insertsPerSecond: Double { Double(rows) / insertSeconds }
+    var insertsPerSecond: Double
     /// Point reads per second.
-    var readsPerSecond: Double { Double(rows) / readSeconds }
+    var readsPerSecond: Double
 
-    private enum CodingKeys: String, CodingKey {
-        case rows, insertSeconds, readSeconds, insertsPerSecond, readsPerSecond
-    }
-
-    /// A baseline of `rows` rows with its two timings.
-    init(rows: Int, insertSeconds: Double, readSeconds: Double) {
+    /// A baseline of `rows` rows with the timings of its inserts and its reads.
+    init(rows: Int, insert: Timing.Sample, read: Timing.Sample) {
         self.rows = rows
-        self.insertSeconds = insertSeconds
-        self.readSeconds = readSeconds
-    }
-
-    /// Decodes the stored timings; the rates are derived.
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        rows = try container.decode(Int.self, forKey: .rows)
-        insertSeconds = try container.decode(Double.self, forKey: .insertSeconds)
-        readSeconds = try container.decode(Double.self, forKey: .readSeconds)
-    }
-
-    /// Encodes the timings and the rates.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(rows, forKey: .rows)
-        try container.encode(insertSeconds, forKey: .insertSeconds)
-        try container.encode(readSeconds, forKey: .readSeconds)
-        try container.encode(insertsPerSecond, forKey: .insertsPerSecond)
-        try container.encode(readsPerSecond, forKey: .readsPerSecond)
+        insertSeconds = insert.wall
+        readSeconds = read.wall
+        insertCPUSeconds = insert.cpu
+        readCPUSeconds = read.cpu
+        insertsPerSecond = Double(rows) / insert.wall
+        readsPerSecond = Double(rows) / read.wall
     }
 
     /// The median of several runs' timings.
     static func median(of runs: [RawBaseline]) -> RawBaseline {
         RawBaseline(
             rows: runs.first?.rows ?? 0,
-            insertSeconds: Timing.median(runs.map(\.insertSeconds)),
-            readSeconds: Timing.median(runs.map(\.readSeconds)))
+            insert: Timing.Sample(
+                wall: Timing.median(runs.map(\.insertSeconds)), cpu: Timing.median(runs.map(\.insertCPUSeconds))),
+            read: Timing.Sample(
+                wall: Timing.median(runs.map(\.readSeconds)), cpu: Timing.median(runs.map(\.readCPUSeconds))))
     }
 }
 

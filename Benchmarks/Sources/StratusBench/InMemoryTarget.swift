@@ -22,13 +22,13 @@ struct InMemoryTarget: BenchmarkTarget {
         defer { backend.close() }
         let keys = (0..<rows).map(RawData.key)
         let values = (0..<rows).map { RawData.value($0, bytes: valueBytes) }
-        let insertSeconds = try Timing.seconds {
+        let inserting = try Timing.sample {
             try backend.write { transaction in
                 for (key, value) in zip(keys, values) { try transaction.set(key, value) }
             }
         }
         var bytesRead = 0
-        let readSeconds = try Timing.seconds {
+        let reading = try Timing.sample {
             bytesRead = try backend.read { transaction in
                 var total = 0
                 for key in keys { total += try transaction.get(key)?.count ?? 0 }
@@ -38,6 +38,6 @@ struct InMemoryTarget: BenchmarkTarget {
         guard bytesRead == rows * valueBytes else {
             throw BackendError(.internal, "in-memory raw baseline: read \(bytesRead) bytes of \(rows * valueBytes)")
         }
-        return RawBaseline(rows: rows, insertSeconds: insertSeconds, readSeconds: readSeconds)
+        return RawBaseline(rows: rows, insert: inserting, read: reading)
     }
 }

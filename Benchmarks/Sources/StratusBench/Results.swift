@@ -12,6 +12,11 @@ struct SaveResult: Codable {
     var recordsPerSecond: Double
     /// `recordsPerSecond` over the raw baseline's inserts per second (target ≥ 0.33).
     var ratioToRaw: Double
+    /// Process CPU seconds of the saves.
+    var cpuSeconds: Double
+    /// The ratio to raw in CPU time: raw insert CPU seconds per row over save CPU seconds per
+    /// record.
+    var cpuRatioToRaw: Double
 }
 
 /// Draining a zone through `CKFetchRecordZoneChangesOperation` from a `nil` token.
@@ -26,6 +31,10 @@ struct DrainResult: Codable {
     var recordsPerSecond: Double
     /// `recordsPerSecond` over the raw baseline's point reads per second (target ≥ 0.5).
     var ratioToRaw: Double
+    /// Median process CPU seconds of a drain.
+    var cpuSeconds: Double
+    /// The ratio to raw in CPU time.
+    var cpuRatioToRaw: Double
 }
 
 /// One zone of the incremental-sync benchmark.

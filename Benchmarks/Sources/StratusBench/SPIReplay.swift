@@ -52,18 +52,23 @@ struct SPIReplay {
         var savesPerSecond: Double
         /// Records drained per second.
         var drainsPerSecond: Double
+        /// Process CPU seconds of the saves (steadier than wall time on a loaded machine).
+        var saveCPUSeconds: Double
+        /// Process CPU seconds of the drain.
+        var drainCPUSeconds: Double
     }
 
     /// Replays `records` saves and a drain of them on `backend`, an empty store.
     func run(records: Int, batchSize: Int, on backend: any DatabaseBackend) throws -> Result {
-        let saveSeconds = try Timing.seconds { try save(records: records, batchSize: batchSize, on: backend) }
-        let drainSeconds = try Timing.seconds {
+        let saving = try Timing.sample { try save(records: records, batchSize: batchSize, on: backend) }
+        let draining = try Timing.sample {
             let drained = try drain(batchSize: batchSize, on: backend)
             guard drained == records else { throw BenchmarkFailure("SPI replay drained \(drained) of \(records)") }
         }
         return Result(
-            records: records, saveSeconds: saveSeconds, drainSeconds: drainSeconds,
-            savesPerSecond: Double(records) / saveSeconds, drainsPerSecond: Double(records) / drainSeconds)
+            records: records, saveSeconds: saving.wall, drainSeconds: draining.wall,
+            savesPerSecond: Double(records) / saving.wall, drainsPerSecond: Double(records) / draining.wall,
+            saveCPUSeconds: saving.cpu, drainCPUSeconds: draining.cpu)
     }
 
     private var filler: [UInt8] { [UInt8](repeating: 0x5A, count: max(0, pattern.keyBytes - 11)) }

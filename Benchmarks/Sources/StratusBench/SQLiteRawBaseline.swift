@@ -33,13 +33,13 @@ struct SQLiteRawBaseline {
 
         let keys = (0..<rows).map(RawData.key)
         let values = (0..<rows).map { RawData.value($0, bytes: valueBytes) }
-        let insertSeconds = try Timing.seconds { try insert(db, keys: keys, values: values) }
+        let inserting = try Timing.sample { try insert(db, keys: keys, values: values) }
         var bytesRead = 0
-        let readSeconds = try Timing.seconds { bytesRead = try read(db, keys: keys) }
+        let reading = try Timing.sample { bytesRead = try read(db, keys: keys) }
         guard bytesRead == rows * valueBytes else {
             throw Failure(description: "SQLite raw baseline: read \(bytesRead) bytes, expected \(rows * valueBytes)")
         }
-        return RawBaseline(rows: rows, insertSeconds: insertSeconds, readSeconds: readSeconds)
+        return RawBaseline(rows: rows, insert: inserting, read: reading)
     }
 
     private func insert(_ db: OpaquePointer, keys: [[UInt8]], values: [[UInt8]]) throws {

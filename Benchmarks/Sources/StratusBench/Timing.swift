@@ -41,17 +41,6 @@ enum Timing {
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
-
-    /// The median of `body`'s time over `repetitions` runs, with every sample.
-    static func medianSeconds(
-        repetitions: Int, _ body: () throws -> Void
-    ) rethrows -> (median: Double, samples: [Double]) {
-        var samples: [Double] = []
-        for _ in 0..<max(1, repetitions) {
-            samples.append(try seconds(body))
-        }
-        return (median(samples), samples)
-    }
 }
 
 extension Duration {

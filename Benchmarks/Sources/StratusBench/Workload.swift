@@ -50,6 +50,8 @@ struct Workload {
         var seconds: Double
         /// Seconds spent building the `CKRecord`s (the app's share, outside the operations).
         var buildSeconds: Double
+        /// Process CPU seconds in all.
+        var cpuSeconds: Double
     }
 
     /// Saves records `range` of `type` into `zoneID`, `batchSize` per
@@ -59,7 +61,7 @@ struct Workload {
         _ range: Range<Int>, type: String, into zoneID: CKRecordZone.ID, batchSize: Int, rankModulus: Int
     ) throws -> SaveTiming {
         var buildSeconds = 0.0
-        let seconds = try Timing.seconds {
+        let sample = try Timing.sample {
             var start = range.lowerBound
             while start < range.upperBound {
                 let end = min(start + batchSize, range.upperBound)
@@ -73,7 +75,7 @@ struct Workload {
                 start = end
             }
         }
-        return SaveTiming(seconds: seconds, buildSeconds: buildSeconds)
+        return SaveTiming(seconds: sample.wall, buildSeconds: buildSeconds, cpuSeconds: sample.cpu)
     }
 
     /// Saves `records` with one `CKModifyRecordsOperation`; throws on any failure.

@@ -30,8 +30,8 @@ func runBenchmarks(_ options: Options) throws {
     print(
         """
         \(report.date) · \(report.sourceRevision ?? "unknown revision") · \(machine.processors) cores, \
-        \(machine.cpuModel), \(machine.memoryGiB) GiB · load (1 min) during the run: min \(run.minimum), \
-        median \(run.median), max \(run.maximum)
+        \(machine.cpuModel), \(machine.memoryGiB) GiB · load (1 min) during the run: min \(Format.fixed(run.minimum, 2)), \
+        median \(Format.fixed(run.median, 2)), max \(Format.fixed(run.maximum, 2))
 
         """)
     print(table)
