@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 
 need_apt=()
 pkg-config --exists sqlite3 || need_apt+=(libsqlite3-dev)
+# LMDB is not on a fresh machine (docs: environment.md); the LMDB backend links it.
+pkg-config --exists lmdb || need_apt+=(liblmdb-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
