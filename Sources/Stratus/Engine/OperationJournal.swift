@@ -112,14 +112,17 @@ struct OperationJournal: Sendable {
     }
 
     /// Up to about `limit` journaled callbacks of `id` from sequence `from` on, in order, from
-    /// one snapshot.
-    func events(_ id: String, from: Int64, limit: Int) throws -> [(sequence: Int64, bytes: [UInt8])] {
+    /// one snapshot — fewer once they hold `maximumBytes` (at least one is returned).
+    func events(_ id: String, from: Int64, limit: Int, maximumBytes: Int = 4 << 20) throws -> [(
+        sequence: Int64, bytes: [UInt8]
+    )] {
         try engine.read { txn in
             var result: [(sequence: Int64, bytes: [UInt8])] = []
+            var total = 0
             var range = keys.events(id, from: from)
             var current: (sequence: Int64, parts: [[UInt8]])?
             let page = 64
-            while result.count < limit {
+            while result.count < limit && total < maximumBytes {
                 let pairs = try txn.scan(range, limit: page)
                 for pair in pairs {
                     let position = try keys.eventPosition(pair.key, of: id)
@@ -134,13 +137,15 @@ struct OperationJournal: Sendable {
                     }
                     if let open = current, let bytes = try OperationJournal.joinedIfComplete(open.parts) {
                         result.append((open.sequence, bytes))
+                        total += bytes.count
                         current = nil
                     }
                 }
                 guard pairs.count == page, let last = pairs.last else { break }
                 range.lowerBound = last.key + [0]
             }
-            if current != nil && result.count < limit { throw EngineError.corruptValue }
+            // A callback cut off by the end of the range (not by a limit) is damage.
+            if current != nil && result.count < limit && total < maximumBytes { throw EngineError.corruptValue }
             return result
         }
     }

@@ -4,8 +4,8 @@ extension CKQueryOperation: LongLivedOperation {
     static var longLivedKind: String { "CKQueryOperation" }
 
     func encodeRequest(to writer: inout ByteWriter) throws {
-        try writer.write(archived: query)
-        try writer.write(archived: cursor)
+        try writer.write(optionalQuery: query)
+        try writer.write(optionalCursor: cursor)
         writer.write(bool: zoneID != nil)
         if let zoneID { writer.write(zoneID: zoneID) }
         writer.write(Int64(resultsLimit))
@@ -13,8 +13,8 @@ extension CKQueryOperation: LongLivedOperation {
     }
 
     func decodeRequest(from reader: inout ByteReader) throws {
-        query = try reader.readArchived(CKQuery.self)
-        cursor = try reader.readArchived(CKQueryCursor.self)
+        query = try reader.readOptionalQuery()
+        cursor = try reader.readOptionalCursor()
         zoneID = try reader.readBool() ? try reader.readZoneID() : nil
         resultsLimit = Int(try reader.readInt64())
         desiredKeys = try reader.readStrings()
@@ -34,8 +34,8 @@ extension CKQueryOperation: LongLivedOperation {
                 writer.write(record: record)
             case .finished(.success(let cursor)):
                 writer.write(UInt8(2))
-                // A cursor that cannot be archived cannot exist: it archives its own data.
-                try? writer.write(archived: cursor)
+                // The cursor's query ran, so its sort keys are valid and it always encodes.
+                try? writer.write(optionalCursor: cursor)
             case .finished(.failure(let error)):
                 writer.write(UInt8(3))
                 writer.write(error: error)
@@ -45,7 +45,7 @@ extension CKQueryOperation: LongLivedOperation {
         static func decode(from reader: inout ByteReader, context: DatabaseContext) throws -> Event {
             switch try reader.readByte() {
             case 1: return .matched(try reader.readRecord(materializingIn: context))
-            case 2: return .finished(.success(try reader.readArchived(CKQueryCursor.self)))
+            case 2: return .finished(.success(try reader.readOptionalCursor()))
             case 3: return .finished(.failure(try reader.readError(materializingIn: context)))
             default: throw EngineError.corruptValue
             }

@@ -1,9 +1,11 @@
 import Foundation
+import StratusPredicate
 
 /// The journal's encoding of CloudKit values (decision 0006): compact `ByteWriter` forms for
 /// IDs, records (every field, the system fields, the changed keys and local asset files),
 /// errors (code, message, retry delay, conflict records, per-item errors), tokens, zones and
-/// subscriptions; `NSKeyedArchiver` (secure coding) for queries and cursors.
+/// subscriptions, queries and cursors (with every sort descriptor, location sorts included,
+/// which `CKQuery`'s archive does not keep).
 extension ByteWriter {
     mutating func write(bool value: Bool) { write(UInt8(value ? 1 : 0)) }
 
@@ -132,11 +134,39 @@ extension ByteWriter {
         write(bytes: subscription.makeArchivedRow().encoded())
     }
 
-    /// An object archived with `NSKeyedArchiver` and secure coding.
-    mutating func write(archived object: (some NSObject & NSSecureCoding)?) throws {
-        write(bool: object != nil)
-        guard let object else { return }
-        write(bytes: try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: true))
+    /// A query: record type, predicate (its format) and sort keys.
+    mutating func write(query: CKQuery) throws {
+        write(query.recordType)
+        write(query.predicate.stratusPredicateFormat)
+        let keys = try query.sortKeys()
+        writeVarint(keys.count)
+        for key in keys {
+            write(key.key)
+            write(bool: key.ascending)
+            write(bool: key.relativeLocation != nil)
+            if let location = key.relativeLocation {
+                write(location.latitude)
+                write(location.longitude)
+            }
+        }
+    }
+
+    mutating func write(optionalQuery query: CKQuery?) throws {
+        write(bool: query != nil)
+        if let query { try write(query: query) }
+    }
+
+    /// A cursor: its authenticated position, the query and the zone it continues.
+    mutating func write(cursor: CKQueryCursor) throws {
+        write(bytes: cursor.data)
+        try write(query: cursor.query)
+        write(bool: cursor.zoneID != nil)
+        if let zoneID = cursor.zoneID { write(zoneID: zoneID) }
+    }
+
+    mutating func write(optionalCursor cursor: CKQueryCursor?) throws {
+        write(bool: cursor != nil)
+        if let cursor { try write(cursor: cursor) }
     }
 }
 
@@ -271,14 +301,37 @@ extension ByteReader {
         CKSubscription.make(from: try SubscriptionRow(decoding: try readBytes()))
     }
 
-    /// An object written by `write(archived:)`.
-    mutating func readArchived<T: NSObject & NSSecureCoding>(_ type: T.Type) throws -> T? {
-        guard try readBool() else { return nil }
-        let data = Data(try readBytes())
-        guard let object = try? NSKeyedUnarchiver.unarchivedObject(ofClass: type, from: data) else {
-            throw EngineError.corruptValue
+    mutating func readQuery() throws -> CKQuery {
+        let recordType = try readString()
+        let query = CKQuery(
+            recordType: recordType, predicate: NSPredicate(format: try readString(), argumentArray: nil))
+        var descriptors: [NSSortDescriptor] = []
+        for _ in 0..<(try readCount()) {
+            let key = try readString()
+            let ascending = try readBool()
+            if try readBool() {
+                let location = CLLocation(latitude: try readDouble(), longitude: try readDouble())
+                descriptors.append(CKLocationSortDescriptor(key: key, relativeLocation: location))
+            } else {
+                descriptors.append(NSSortDescriptor(key: key, ascending: ascending))
+            }
         }
-        return object
+        if !descriptors.isEmpty { query.sortDescriptors = descriptors }
+        return query
+    }
+
+    mutating func readOptionalQuery() throws -> CKQuery? {
+        try readBool() ? try readQuery() : nil
+    }
+
+    mutating func readCursor() throws -> CKQueryCursor {
+        let data = Data(try readBytes())
+        let query = try readQuery()
+        return CKQueryCursor(data: data, query: query, zoneID: try readBool() ? try readZoneID() : nil)
+    }
+
+    mutating func readOptionalCursor() throws -> CKQueryCursor? {
+        try readBool() ? try readCursor() : nil
     }
 }
 

@@ -36,20 +36,21 @@ struct OperationRun<Event: OperationEvent> {
                 guard resolve(conflict) else { return }
                 continue
             } catch {
-                let error = CKError.fromStore(error)
-                if error.code == .operationCancelled && operation.isCancelled {
-                    stop(cancelled: error)
+                let workError = CKError.fromStore(error)
+                if workError.code == .operationCancelled && operation.isCancelled {
+                    stop(cancelled: workError)
                     return
                 }
                 // The work failed: that is the operation's outcome, journaled like any other.
-                let failure = Event.failed(error)
+                let failure = Event.failed(workError)
                 do {
                     try session?.append([failure.encoded], final: true)
                 } catch let conflict as JournalConflict {
                     guard resolve(conflict) else { return }
                     continue
                 } catch {
-                    operation.deliverCompletion(error: CKError.fromStore(error))
+                    // Not journaled (the store failed too): report the work's own error.
+                    operation.deliverCompletion(error: workError)
                     return
                 }
                 events = [failure]
