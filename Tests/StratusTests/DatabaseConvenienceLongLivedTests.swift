@@ -2,8 +2,9 @@ import Foundation
 import Stratus
 import Testing
 
-/// The long-lived operation fetchers of `CKContainer`: nothing is persisted yet, so nothing is
-/// outstanding, and the usual re-attach code compiles and finds nothing.
+/// The long-lived operation fetchers of `CKContainer` on a container that never ran a long-lived
+/// operation: nothing is outstanding, and the usual re-attach code compiles and finds nothing.
+/// (`LongLivedOperationTests` re-attaches to persisted operations.)
 @Suite struct DatabaseConvenienceLongLivedTests {
     @Test func noLongLivedOperationIsOutstanding() async throws {
         let container = OpsTestKit.makeContainer()
