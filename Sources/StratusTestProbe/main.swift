@@ -17,6 +17,8 @@ do {
         try SQLiteCounterCommand.run(subcommandArguments)
     case CrashWriterCommand.name:
         try CrashWriterCommand.run(subcommandArguments)
+    case LongLivedWriterCommand.name:
+        try LongLivedWriterCommand.run(subcommandArguments)
     default:
         Probe.exitWithUsage("unknown subcommand '\(subcommand)'")
     }
