@@ -42,12 +42,15 @@ struct MachineInfo: Codable {
 
 /// The source revision being measured, from `git` in the current directory.
 enum SourceRevision {
-    /// `HEAD`'s short hash, with `-dirty` when `Sources/` or `Backends/` differ from it; outside
-    /// a checkout (a source snapshot), the `STRATUS_BENCH_REVISION` environment variable, if set.
+    /// The `STRATUS_BENCH_REVISION` environment variable when set (a run from a source
+    /// snapshot, which `git` would mistake for the enclosing checkout), else `HEAD`'s short
+    /// hash with `-dirty` when `Sources/` or `Backends/` differ from it, or `nil` outside a
+    /// checkout.
     static func current() -> String? {
-        guard let head = git(["rev-parse", "--short", "HEAD"]), !head.isEmpty else {
-            return ProcessInfo.processInfo.environment["STRATUS_BENCH_REVISION"]
+        if let revision = ProcessInfo.processInfo.environment["STRATUS_BENCH_REVISION"], !revision.isEmpty {
+            return revision
         }
+        guard let head = git(["rev-parse", "--short", "HEAD"]), !head.isEmpty else { return nil }
         let changes =
             git(["status", "--porcelain", "--", ":(top)Sources", ":(top)Backends", ":(top)Package.swift"]) ?? ""
         return changes.isEmpty ? head : head + "-dirty"
