@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "StratusBackend", targets: ["StratusBackend"]),
         .library(name: "StratusConformance", targets: ["StratusConformance"]),
         .library(name: "StratusSQLite", targets: ["StratusSQLite"]),
+        .library(name: "StratusLMDB", targets: ["StratusLMDB"]),
         .library(name: "StratusInMemory", targets: ["StratusInMemory"]),
         .library(name: "StratusConfiguration", targets: ["StratusConfiguration"]),
         .executable(name: "stratus", targets: ["StratusCLI"]),
@@ -59,6 +60,18 @@ let package = Package(
             name: "StratusSQLite",
             dependencies: ["StratusBackend", "StratusCSQLite"],
             path: "Backends/SQLite/StratusSQLite",
+            swiftSettings: strictSettings
+        ),
+        .systemLibrary(
+            name: "StratusCLMDB",
+            path: "Backends/LMDB/StratusCLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"])]
+        ),
+        .target(
+            name: "StratusLMDB",
+            dependencies: ["StratusBackend", "StratusCLMDB"],
+            path: "Backends/LMDB/StratusLMDB",
             swiftSettings: strictSettings
         ),
         // Choosing a backend in configuration: a file plus STRATUS_* environment overrides.
@@ -127,6 +140,11 @@ let package = Package(
         .testTarget(
             name: "StratusSQLiteTests",
             dependencies: ["Stratus", "StratusSQLite", "StratusConformance", "StratusTestSupport", "StratusTestProbe"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StratusLMDBTests",
+            dependencies: ["Stratus", "StratusLMDB", "StratusConformance", "StratusTestSupport", "StratusTestProbe"],
             swiftSettings: strictSettings
         ),
         // A helper program the tests launch as separate processes (two writers on one file, a

@@ -17,6 +17,9 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     fi
 fi
 
+# A private PostgreSQL 15 server for the PostgreSQL tests, unless STRATUS_TEST_POSTGRES_URL is set.
+source scripts/test-postgres-server.sh
+
 start=$(date +%s)
 # Formatting is part of the contract: `swift format` with the repository's .swift-format.
 echo "== swift format lint"

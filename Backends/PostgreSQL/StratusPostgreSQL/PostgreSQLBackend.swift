@@ -1,0 +1,132 @@
+public import StratusBackend
+
+/// A ``DatabaseBackend`` on PostgreSQL: many Stratus processes sharing one server.
+///
+/// The store is one table in one schema, `kv (key bytea PRIMARY KEY, value bytea NOT NULL)`,
+/// created and migrated by the backend (``Configuration-swift.struct/schema``).
+///
+/// ```swift
+/// let backend = try PostgreSQLBackend(
+///     configuration: .init(host: "db.internal", user: "stratus", database: "app"))
+/// try backend.write { try $0.set([1], [42]) }
+/// try backend.close()
+/// ```
+///
+/// ## Transactions
+/// - A write body runs in a `SERIALIZABLE` transaction. Its writes are buffered and sent as
+///   multi-row statements together with the `COMMIT` (or with a scan that must see them), so
+///   a body costs one round trip per read plus one. A serialization failure or deadlock
+///   (SQLSTATE `40001`, `40P01`) throws ``BackendError/Code-swift.struct/conflict`` with
+///   nothing applied, and the engine runs the body again.
+/// - A read body runs in a `REPEATABLE READ READ ONLY` transaction: one snapshot, taken at
+///   its first read, that never blocks and never fails to serialize.
+/// - The `BEGIN` travels with the first statement, in the same round trip.
+///
+/// ## Connections
+/// At most ``Configuration-swift.struct/poolSize`` connections, opened on demand. A connection
+/// that breaks is dropped with every idle one, and the next transaction connects afresh, so
+/// the backend recovers from a server restart without being reopened. A body interrupted by a
+/// lost connection before its `COMMIT` was sent is run again on a new connection (twice at
+/// most); after that, or when the server cannot be reached, it fails with
+/// ``BackendError/Code-swift.struct/unavailable``. A connection lost while the `COMMIT` was on
+/// its way fails with `unavailable` too: the outcome is unknown, and it is never retried here.
+///
+/// See `Docs/Backends/PostgreSQL.md`.
+public final class PostgreSQLBackend: DatabaseBackend {
+    /// The configuration the backend was opened with.
+    public let configuration: Configuration
+    private let schema: PostgreSQLSchema
+    private let pool: PostgreSQLConnectionPool
+
+    /// Connects, creates or migrates the store's schema, and keeps that connection in the pool.
+    ///
+    /// - Throws: ``BackendError`` — ``BackendError/Code-swift.struct/unavailable`` when the
+    ///   server cannot be reached, ``BackendError/Code-swift.struct/invalidArgument`` for a bad
+    ///   configuration or a store of a newer format.
+    public init(configuration: Configuration) throws {
+        guard configuration.poolSize >= 1 else {
+            throw BackendError(
+                .invalidArgument, "PostgreSQL: poolSize must be at least 1, got \(configuration.poolSize)")
+        }
+        let schema = try PostgreSQLSchema(name: configuration.schema)
+        let parameters = configuration.connectionParameters
+        let redact = [configuration.password].compactMap { $0 }
+        self.configuration = configuration
+        self.schema = schema
+        pool = PostgreSQLConnectionPool(capacity: configuration.poolSize, waitLimit: configuration.poolWaitLimit) {
+            try PostgreSQLConnection(parameters: parameters, redact: redact)
+        }
+        try pool.withConnection { try schema.prepare($0) }
+    }
+
+    /// Runs `body` over one snapshot of the store.
+    ///
+    /// - Throws: what `body` throws, or a ``BackendError``.
+    public func read<T>(_ body: (any BackendReadTransaction) throws -> T) throws -> T {
+        try run(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { state in
+            let transaction = PostgreSQLReadTransaction(state: state)
+            let result = try body(transaction)
+            if state.hasBegun { _ = try state.run([], committing: true) }
+            return result
+        }
+    }
+
+    /// Runs `body` in a serializable transaction and commits it durably.
+    ///
+    /// - Throws: what `body` throws (nothing applied), or a ``BackendError``:
+    ///   ``BackendError/Code-swift.struct/conflict`` (nothing applied; run it again),
+    ///   ``BackendError/Code-swift.struct/unavailable`` (the server cannot be reached, or the
+    ///   connection was lost during the commit), ``BackendError/Code-swift.struct/closed``.
+    public func write<T>(_ body: (any BackendWriteTransaction) throws -> T) throws -> T {
+        let begin =
+            configuration.writeIsolation == .serializable
+            ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN ISOLATION LEVEL READ COMMITTED"
+        return try run(begin: begin) { state in
+            let transaction = PostgreSQLWriteTransaction(state: state)
+            let result = try body(transaction)
+            try transaction.commit()
+            return result
+        }
+    }
+
+    /// Closes the idle connections; connections in use close when their transaction ends.
+    /// Later calls throw ``BackendError/Code-swift.struct/closed``. Calling it again does
+    /// nothing.
+    public func close() throws {
+        pool.close()
+    }
+
+    /// Runs `work` in a transaction on a pooled connection, running it again on a new
+    /// connection when the connection was lost before anything could have been committed.
+    private func run<T>(begin: String, _ work: (PostgreSQLTransactionState) throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let outcome: Result<T, any Error> = try pool.withConnection { connection in
+                let state = PostgreSQLTransactionState(connection: connection, schema: schema, begin: begin)
+                do {
+                    let result = try work(state)
+                    state.invalidate()
+                    return .success(result)
+                } catch {
+                    state.rollback()
+                    // A failure of the transaction itself wins over what the body made of it.
+                    if let failure = state.failure {
+                        if state.lostBeforeCommit && attempt < 3 { return .failure(Retry()) }
+                        return .failure(failure)
+                    }
+                    return .failure(error)
+                }
+            }
+            if case .failure(let error) = outcome, error is Retry {
+                pool.discardIdle()
+                continue
+            }
+            return try outcome.get()
+        }
+    }
+
+    private struct Retry: Error {}
+
+    static let closedError = BackendError(.closed, "PostgreSQL: the backend is closed")
+}

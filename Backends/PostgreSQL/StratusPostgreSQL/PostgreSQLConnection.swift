@@ -1,0 +1,177 @@
+import StratusBackend
+import StratusCLibPQ
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One libpq connection (`PGconn`), used by one thread at a time (the pool hands it to one
+/// transaction). Freed with `PQfinish` exactly once — also after a failed connect.
+///
+/// Statements run in pipeline mode: ``run(_:)`` sends a list of statements and one sync
+/// message, then reads every result — one network round trip for the whole list.
+final class PostgreSQLConnection: @unchecked Sendable {
+    private var handle: OpaquePointer?
+    /// Set once the connection failed in a way that makes it unusable; the pool discards it.
+    private(set) var isBroken = false
+    /// The index, in the last ``run(_:)``'s list, of the statement that failed, or `nil` when
+    /// the failure cannot be pinned to one (the connection broke before any result arrived).
+    private(set) var failedStatementIndex: Int?
+
+    /// Round trips made by every connection of the process: what tests measure.
+    static let roundTrips = Atomic<Int>(0)
+
+    /// Connects with `parameters` (libpq keywords and values; absent keywords fall back to
+    /// the `PG*` environment variables). `redact` lists strings (the password) to remove
+    /// from any message.
+    init(parameters: [(String, String)], redact: [String]) throws {
+        let keywords = parameters.map { strdup($0.0) } + [nil]
+        let values = parameters.map { strdup($0.1) } + [nil]
+        defer {
+            for pointer in keywords { free(pointer) }
+            for pointer in values { free(pointer) }
+        }
+        let connection = keywords.map { UnsafePointer($0) }.withUnsafeBufferPointer { k in
+            values.map { UnsafePointer($0) }.withUnsafeBufferPointer { v in
+                PQconnectdbParams(k.baseAddress, v.baseAddress, 0)
+            }
+        }
+        guard let connection else {
+            throw BackendError(.unavailable, "PostgreSQL: libpq could not allocate a connection")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            var message = PostgreSQLConnection.trimmed(PQerrorMessage(connection))
+            for secret in redact where !secret.isEmpty {
+                message = message.replacingAll(secret, with: "***")
+            }
+            PQfinish(connection)
+            throw BackendError(.unavailable, "PostgreSQL: cannot connect: \(message)")
+        }
+        // Notices and warnings (a DROP … CASCADE's list, say) are not printed to stderr.
+        _ = PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        handle = connection
+    }
+
+    deinit {
+        if let handle { PQfinish(handle) }
+    }
+
+    /// Closes the connection (`PQfinish`). Calling it again does nothing.
+    func close() {
+        if let handle { PQfinish(handle) }
+        handle = nil
+        isBroken = true
+    }
+
+    /// Whether the connection is idle outside any transaction, so the pool may reuse it.
+    var isReusable: Bool {
+        guard let handle, !isBroken else { return false }
+        return PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE
+    }
+
+    /// Runs `statements` in one pipeline (one round trip) and returns their results, in order.
+    ///
+    /// - Throws: the first failure as a ``BackendError`` classified by SQLSTATE; statements
+    ///   after a failed one are not executed. ``failedStatementIndex`` says which failed.
+    @discardableResult
+    func run(_ statements: [PostgreSQLStatement]) throws -> [PostgreSQLResult] {
+        failedStatementIndex = nil
+        guard let handle, !isBroken else {
+            throw BackendError(.unavailable, "PostgreSQL: the connection was lost")
+        }
+        guard !statements.isEmpty else { return [] }
+        guard PQenterPipelineMode(handle) == 1 else { throw lost(handle) }
+        for statement in statements where !send(statement, on: handle) {
+            throw lost(handle)
+        }
+        guard PQpipelineSync(handle) == 1 else { throw lost(handle) }
+        PostgreSQLConnection.roundTrips.add(1, ordering: .relaxed)
+
+        var results: [PostgreSQLResult] = []
+        var firstError: BackendError?
+        for index in statements.indices {
+            guard let raw = PQgetResult(handle) else { throw lost(handle) }
+            let result = PostgreSQLResult(raw)
+            // Each statement's results end with a null.
+            while let extra = PQgetResult(handle) { PQclear(extra) }
+            if result.status == PGRES_FATAL_ERROR, firstError == nil {
+                failedStatementIndex = index
+                firstError = error(from: result)
+                if PostgreSQLErrorMapping.isConnectionFatal(result.sqlState) || PQstatus(handle) != CONNECTION_OK {
+                    isBroken = true
+                    throw firstError!
+                }
+            }
+            results.append(result)
+        }
+        guard let sync = PQgetResult(handle) else { throw lost(handle) }
+        let syncStatus = PQresultStatus(sync)
+        PQclear(sync)
+        guard syncStatus == PGRES_PIPELINE_SYNC, PQexitPipelineMode(handle) == 1 else { throw lost(handle) }
+        if let firstError { throw firstError }
+        return results
+    }
+
+    private func send(_ statement: PostgreSQLStatement, on handle: OpaquePointer) -> Bool {
+        let parameters = statement.parameters
+        let types = parameters.map { Oid($0.type) }
+        let lengths = parameters.map { Int32($0.bytes.count) }
+        let formats = [Int32](repeating: 1, count: parameters.count)
+        // Every parameter's bytes stay alive while libpq copies them into its output buffer.
+        let buffers = parameters.map { parameter -> UnsafeMutablePointer<CChar>? in
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(parameter.bytes.count, 1))
+            parameter.bytes.withUnsafeBufferPointer { source in
+                if let base = source.baseAddress {
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: source.count)
+                }
+            }
+            return buffer
+        }
+        defer { for buffer in buffers { buffer?.deallocate() } }
+        let values = buffers.map { UnsafePointer($0) }
+        return PQsendQueryParams(
+            handle, statement.sql, Int32(parameters.count), types, values, lengths, formats, 1) == 1
+    }
+
+    /// The connection failed outside any statement's result: it is broken.
+    private func lost(_ handle: OpaquePointer) -> BackendError {
+        isBroken = true
+        return BackendError(
+            .unavailable,
+            "PostgreSQL: the connection was lost: \(PostgreSQLConnection.trimmed(PQerrorMessage(handle)))")
+    }
+
+    private func error(from result: PostgreSQLResult) -> BackendError {
+        let state = result.sqlState
+        let code = PostgreSQLErrorMapping.code(for: state)
+        return BackendError(
+            code, "PostgreSQL: \(result.primaryMessage ?? "a statement failed") (SQLSTATE \(state ?? "none"))",
+            nativeCode: PostgreSQLErrorMapping.nativeCode(state))
+    }
+
+    private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        guard let message else { return "unknown error" }
+        var text = String(cString: message)
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return text.isEmpty ? "unknown error" : text
+    }
+}
+
+extension String {
+    /// This string with every occurrence of `target` replaced (no Foundation).
+    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound] + replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}

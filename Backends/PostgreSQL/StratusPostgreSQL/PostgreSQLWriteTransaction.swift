@@ -1,0 +1,57 @@
+import StratusBackend
+
+/// The transaction object a write body receives: one `SERIALIZABLE` transaction whose writes
+/// are buffered (``PostgreSQLWriteBuffer``) and sent in bulk — with the scan that needs them,
+/// or with the `COMMIT` — so a body costs a handful of round trips however much it writes.
+///
+/// Reads see the body's own writes: a `get` of a buffered key is answered from the buffer;
+/// a scan whose range holds buffered writes sends them first, in the same round trip.
+final class PostgreSQLWriteTransaction: PostgreSQLReadTransaction, BackendWriteTransaction {
+    private var buffer = PostgreSQLWriteBuffer()
+
+    override func get(_ key: [UInt8]) throws -> [UInt8]? {
+        try checkActive()
+        if let buffered = buffer.lookup(key) { return buffered }
+        return try serverGet(key)
+    }
+
+    override func scan(_ range: KeyRange, limit: Int, reverse: Bool) throws -> [KeyValuePair] {
+        try checkActive()
+        if range.isEmpty, limit >= 1 { return [] }
+        guard buffer.overlaps(range) else { return try serverScan(range, limit: limit, reverse: reverse) }
+        let flush = buffer.statements(table: table)
+        buffer.removeAll()
+        return try serverScan(range, limit: limit, reverse: reverse, before: flush)
+    }
+
+    func set(_ key: [UInt8], _ value: [UInt8]) throws {
+        try checkActive()
+        buffer.set(key, value)
+    }
+
+    func clear(_ key: [UInt8]) throws {
+        try checkActive()
+        buffer.clear(key)
+    }
+
+    func clearRange(_ range: KeyRange) throws {
+        try checkActive()
+        buffer.clearRange(range)
+    }
+
+    /// Sends what is still buffered and `COMMIT`, in one round trip (nothing at all for a body
+    /// that neither read nor wrote).
+    func commit() throws {
+        let flush = buffer.statements(table: table)
+        buffer.removeAll()
+        if flush.isEmpty && !state.hasBegun { return }
+        _ = try state.run(flush, committing: true)
+    }
+
+    private func checkActive() throws {
+        guard state.isActive else {
+            throw BackendError(.internal, "PostgreSQL: a transaction object was used outside its body")
+        }
+        if let failure = state.failure { throw failure }
+    }
+}
