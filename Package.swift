@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "StratusConfiguration",
             dependencies: [
-                "Stratus", "StratusBackend", "StratusSQLite", "StratusInMemory",
+                "Stratus", "StratusBackend", "StratusSQLite", "StratusInMemory", "StratusLMDB",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -151,7 +151,7 @@ let package = Package(
         // writer killed mid-batch).
         .executableTarget(
             name: "StratusTestProbe",
-            dependencies: ["Stratus", "StratusSQLite", "StratusBackend"],
+            dependencies: ["Stratus", "StratusSQLite", "StratusLMDB", "StratusBackend"],
             swiftSettings: strictSettings
         ),
     ]

@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 public import StratusBackend
 import StratusInMemory
+import StratusLMDB
 import StratusSQLite
 
 /// Start-up from configuration: the one line an app adds to choose its backend in a file or
@@ -14,14 +15,14 @@ import StratusSQLite
 /// let container = CKContainer.default()   // or CKContainer(identifier:), unchanged CloudKit code
 /// ```
 ///
-/// Backends other than the built-in ones (SQLite and in-memory) join by registering their
-/// provider first — `BackendRegistry.shared.register(LMDBBackendProvider())` — or by passing
+/// Backends other than the built-in ones (SQLite, LMDB and in-memory) join by registering their
+/// provider first — `BackendRegistry.shared.register(MyBackendProvider())` — or by passing
 /// it in `providers`.
 public enum StratusBootstrap {
-    /// The providers of the backends built into this module: SQLite (`sqlite:`) and in-memory
-    /// (`memory:`).
+    /// The providers of the backends built into this module: SQLite (`sqlite:`), LMDB
+    /// (`lmdb:`) and in-memory (`memory:`).
     public static var builtInProviders: [any BackendProvider] {
-        [SQLiteBackendProvider(), InMemoryBackendProvider()]
+        [SQLiteBackendProvider(), LMDBBackendProvider(), InMemoryBackendProvider()]
     }
 
     /// Registers the built-in providers in `registry`, keeping any provider already registered

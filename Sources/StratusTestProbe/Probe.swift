@@ -3,7 +3,9 @@ import Foundation
 /// Shared helpers of the probe's subcommands.
 enum Probe {
     /// One usage line per subcommand.
-    static let usages = [SQLiteCounterCommand.usage, CrashWriterCommand.usage, LongLivedWriterCommand.usage]
+    static let usages = [
+        SQLiteCounterCommand.usage, LMDBCounterCommand.usage, CrashWriterCommand.usage, LongLivedWriterCommand.usage,
+    ]
 
     /// Prints `message` and the usage to standard error and exits with status 2.
     static func exitWithUsage(_ message: String) -> Never {

@@ -15,6 +15,8 @@ do {
     switch subcommand {
     case SQLiteCounterCommand.name:
         try SQLiteCounterCommand.run(subcommandArguments)
+    case LMDBCounterCommand.name:
+        try LMDBCounterCommand.run(subcommandArguments)
     case CrashWriterCommand.name:
         try CrashWriterCommand.run(subcommandArguments)
     case LongLivedWriterCommand.name:

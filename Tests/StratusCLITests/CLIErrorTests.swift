@@ -21,8 +21,8 @@ struct CLIErrorTests {
     @Test(
         arguments: [
             (
-                "lmdb:///var/lib/app",
-                "error: unknown backend scheme 'lmdb' in 'lmdb:///var/lib/app'; registered schemes: memory, sqlite"
+                "fdb:///var/lib/app",
+                "error: unknown backend scheme 'fdb' in 'fdb:///var/lib/app'; registered schemes: lmdb, memory, sqlite"
             ),
             (
                 "sqlite:///tmp/x.sqlite?durabilty=full",

@@ -13,7 +13,7 @@ struct BootstrapTests {
         let configured = try await StratusBootstrap.configureDefaultContainers(
             environment: ["STRATUS_DATA_DIR": directory.path, "STRATUS_CONTAINER": "iCloud.boot"], registry: registry)
         defer { try? configured.backend.close() }
-        #expect(registry.schemes == ["memory", "sqlite"])
+        #expect(registry.schemes == ["lmdb", "memory", "sqlite"])
         #expect(configured.settings.backend.string == "sqlite://\(directory.path)/stratus.sqlite")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("stratus.sqlite").path))
 
@@ -45,10 +45,10 @@ struct BootstrapTests {
     @Test func unknownSchemeFromTheEnvironment() async throws {
         let error = await #expect(throws: BackendConfigurationError.self) {
             try await StratusBootstrap.configureDefaultContainers(
-                environment: ["STRATUS_BACKEND": "lmdb:///var/lib/app"], registry: BackendRegistry())
+                environment: ["STRATUS_BACKEND": "fdb:///var/lib/app"], registry: BackendRegistry())
         }
         #expect(
             error?.message
-                == "unknown backend scheme 'lmdb' in 'lmdb:///var/lib/app'; registered schemes: memory, sqlite")
+                == "unknown backend scheme 'fdb' in 'fdb:///var/lib/app'; registered schemes: lmdb, memory, sqlite")
     }
 }

@@ -1,0 +1,94 @@
+import Foundation
+
+/// The `StratusTestProbe` helper program, built by `swift test` next to the test bundle.
+enum TestProbe {
+    struct NotFound: Error, CustomStringConvertible {
+        var searched: [String]
+        var description: String {
+            "StratusTestProbe was not found. It is built by `swift build --build-tests` / "
+                + "`swift test` next to the test bundle; searched: " + searched.joined(separator: ", ")
+        }
+    }
+
+    /// The probe's executable: in the directory of the running test executable or bundle,
+    /// or one of its parents.
+    static func executable() throws -> URL {
+        var starts: [URL] = []
+        if let first = CommandLine.arguments.first {
+            starts.append(URL(fileURLWithPath: first).resolvingSymlinksInPath())
+        }
+        #if os(Linux)
+            starts.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
+        #endif
+        if let main = Bundle.main.executableURL { starts.append(main) }
+        // On macOS the tests run inside `xctest`, and the bundle is `X.xctest/Contents/MacOS/X`.
+        starts += Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }
+        var searched: [String] = []
+        for start in starts {
+            var directory = start.deletingLastPathComponent()
+            for _ in 0..<4 {
+                let candidate = directory.appendingPathComponent("StratusTestProbe")
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                if !searched.contains(directory.path) { searched.append(directory.path) }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        throw NotFound(searched: searched)
+    }
+
+    /// What a finished probe process did.
+    struct Outcome: Sendable {
+        var status: Int32
+        var output: String
+        var errorOutput: String
+    }
+
+    /// Launches the probe with `arguments`.
+    static func launch(_ arguments: [String]) throws -> RunningProbe {
+        try RunningProbe(executable: executable(), arguments: arguments)
+    }
+}
+
+/// A probe process that was started.
+final class RunningProbe {
+    /// Sends SIGKILL to the process.
+    func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }
+
+    private let process = Process()
+    private let output = Pipe()
+    private let errorOutput = Pipe()
+    private let exitStatus: Task<Int32, Never>
+
+    init(executable: URL, arguments: [String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = errorOutput
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { process in
+            continuation.yield(process.terminationStatus)
+            continuation.finish()
+        }
+        exitStatus = Task {
+            var status: Int32 = -1
+            for await value in stream { status = value }
+            return status
+        }
+        try process.run()
+    }
+
+    /// Whether the process is still running.
+    var isRunning: Bool { process.isRunning }
+
+    /// Waits for the process to exit and returns what it did.
+    func finish() async -> TestProbe.Outcome {
+        let status = await exitStatus.value
+        // The outputs are a few lines, well under a pipe's buffer, so reading them after the
+        // exit cannot deadlock.
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errorOutput.fileHandleForReading.readDataToEndOfFile()
+        return TestProbe.Outcome(
+            status: status, output: String(decoding: out, as: UTF8.self),
+            errorOutput: String(decoding: err, as: UTF8.self))
+    }
+}
