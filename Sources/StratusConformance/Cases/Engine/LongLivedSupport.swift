@@ -7,8 +7,9 @@ import StratusBackend
 ///
 /// A "process" is a backend handle and a `CKContainer` on it. Killing it closes the handle
 /// while one of its operations is held in a callback (``CallbackLog``): from then on nothing
-/// that operation does reaches the store, as if the process had died there. The next process
-/// opens a new handle and a new container, as a relaunched app would.
+/// that operation does reaches the store, as if the process had died there (a closed handle
+/// throws `.closed` without running bodies: `kv.lifecycle.closedHandleThrowsClosed`). The next
+/// process opens a new handle and a new container, as a relaunched app would.
 struct LongLivedProcess {
     static let containerIdentifier = "iCloud.conformance.longLived"
 
