@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "StratusSQLite", targets: ["StratusSQLite"]),
         .library(name: "StratusLMDB", targets: ["StratusLMDB"]),
         .library(name: "StratusInMemory", targets: ["StratusInMemory"]),
+        .library(name: "StratusPostgreSQL", targets: ["StratusPostgreSQL"]),
         .library(name: "StratusConfiguration", targets: ["StratusConfiguration"]),
         .executable(name: "stratus", targets: ["StratusCLI"]),
     ],
@@ -74,6 +75,18 @@ let package = Package(
             path: "Backends/LMDB/StratusLMDB",
             swiftSettings: strictSettings
         ),
+        .systemLibrary(
+            name: "StratusCLibPQ",
+            path: "Backends/PostgreSQL/StratusCLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .target(
+            name: "StratusPostgreSQL",
+            dependencies: ["StratusBackend", "StratusCLibPQ"],
+            path: "Backends/PostgreSQL/StratusPostgreSQL",
+            swiftSettings: strictSettings
+        ),
         // Choosing a backend in configuration: a file plus STRATUS_* environment overrides.
         .target(
             name: "StratusConfiguration",
@@ -89,7 +102,7 @@ let package = Package(
             name: "StratusCLI",
             dependencies: [
                 "Stratus", "StratusBackend", "StratusConfiguration", "StratusConformance", "StratusSQLite",
-                "StratusInMemory",
+                "StratusInMemory", "StratusPostgreSQL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -145,6 +158,14 @@ let package = Package(
         .testTarget(
             name: "StratusLMDBTests",
             dependencies: ["Stratus", "StratusLMDB", "StratusConformance", "StratusTestSupport", "StratusTestProbe"],
+            swiftSettings: strictSettings
+        ),
+        // Needs a PostgreSQL server: STRATUS_TEST_POSTGRES_URL (scripts/test.sh starts one).
+        .testTarget(
+            name: "StratusPostgreSQLTests",
+            dependencies: [
+                "Stratus", "StratusPostgreSQL", "StratusBackend", "StratusConformance", "StratusTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         // A helper program the tests launch as separate processes (two writers on one file, a

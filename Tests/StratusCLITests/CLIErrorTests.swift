@@ -22,7 +22,7 @@ struct CLIErrorTests {
         arguments: [
             (
                 "fdb:///var/lib/app",
-                "error: unknown backend scheme 'fdb' in 'fdb:///var/lib/app'; registered schemes: lmdb, memory, sqlite"
+                "error: unknown backend scheme 'fdb' in 'fdb:///var/lib/app'; registered schemes: lmdb, memory, postgresql, sqlite"
             ),
             (
                 "sqlite:///tmp/x.sqlite?durabilty=full",

@@ -29,6 +29,8 @@ extension PostgreSQLBackend {
         /// How long a transaction waits for a free pooled connection before failing with
         /// `busy`. Defaults to 30 seconds.
         public var poolWaitLimit: Duration
+        /// The `application_name` the server shows in `pg_stat_activity`. Defaults to `stratus`.
+        public var applicationName = "stratus"
         /// How write transactions are isolated. Only tests change it: `readCommitted` breaks
         /// serializability on purpose, to show that the concurrency tests catch lost changes.
         package var writeIsolation: WriteIsolation = .serializable
@@ -65,7 +67,7 @@ extension PostgreSQLBackend {
 
         /// libpq connection keywords and values (passed as arrays, never as a conninfo string,
         /// so no value needs quoting or escaping).
-        var connectionParameters: [(String, String)] {
+        package var connectionParameters: [(String, String)] {
             var parameters: [(String, String)] = []
             if let host { parameters.append(("host", host)) }
             if let port { parameters.append(("port", String(port))) }
@@ -75,7 +77,7 @@ extension PostgreSQLBackend {
             if let sslMode { parameters.append(("sslmode", sslMode)) }
             let seconds = max(connectTimeout.components.seconds, 2)
             parameters.append(("connect_timeout", String(seconds)))
-            parameters.append(("application_name", "stratus"))
+            parameters.append(("application_name", applicationName))
             return parameters
         }
     }

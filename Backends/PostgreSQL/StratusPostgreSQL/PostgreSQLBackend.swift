@@ -37,6 +37,10 @@ public final class PostgreSQLBackend: DatabaseBackend {
     public let configuration: Configuration
     private let schema: PostgreSQLSchema
     private let pool: PostgreSQLConnectionPool
+    private let counter = RoundTripCounter()
+
+    /// The network round trips this backend's connections made so far.
+    package var roundTrips: Int { counter.count.load(ordering: .relaxed) }
 
     /// Connects, creates or migrates the store's schema, and keeps that connection in the pool.
     ///
@@ -53,8 +57,9 @@ public final class PostgreSQLBackend: DatabaseBackend {
         let redact = [configuration.password].compactMap { $0 }
         self.configuration = configuration
         self.schema = schema
+        let counter = self.counter
         pool = PostgreSQLConnectionPool(capacity: configuration.poolSize, waitLimit: configuration.poolWaitLimit) {
-            try PostgreSQLConnection(parameters: parameters, redact: redact)
+            try PostgreSQLConnection(parameters: parameters, redact: redact, counter: counter)
         }
         try pool.withConnection { try schema.prepare($0) }
     }

@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// Statements run in pipeline mode: ``run(_:)`` sends a list of statements and one sync
 /// message, then reads every result — one network round trip for the whole list.
-final class PostgreSQLConnection: @unchecked Sendable {
+package final class PostgreSQLConnection: @unchecked Sendable {
     private var handle: OpaquePointer?
     /// Set once the connection failed in a way that makes it unusable; the pool discards it.
     private(set) var isBroken = false
@@ -23,13 +23,14 @@ final class PostgreSQLConnection: @unchecked Sendable {
     /// the failure cannot be pinned to one (the connection broke before any result arrived).
     private(set) var failedStatementIndex: Int?
 
-    /// Round trips made by every connection of the process: what tests measure.
-    static let roundTrips = Atomic<Int>(0)
+    /// Counts this connection's round trips (shared by a backend's connections).
+    private let roundTrips: RoundTripCounter?
 
     /// Connects with `parameters` (libpq keywords and values; absent keywords fall back to
     /// the `PG*` environment variables). `redact` lists strings (the password) to remove
     /// from any message.
-    init(parameters: [(String, String)], redact: [String]) throws {
+    package init(parameters: [(String, String)], redact: [String], counter: RoundTripCounter? = nil) throws {
+        roundTrips = counter
         let keywords = parameters.map { strdup($0.0) } + [nil]
         let values = parameters.map { strdup($0.1) } + [nil]
         defer {
@@ -62,7 +63,7 @@ final class PostgreSQLConnection: @unchecked Sendable {
     }
 
     /// Closes the connection (`PQfinish`). Calling it again does nothing.
-    func close() {
+    package func close() {
         if let handle { PQfinish(handle) }
         handle = nil
         isBroken = true
@@ -79,7 +80,7 @@ final class PostgreSQLConnection: @unchecked Sendable {
     /// - Throws: the first failure as a ``BackendError`` classified by SQLSTATE; statements
     ///   after a failed one are not executed. ``failedStatementIndex`` says which failed.
     @discardableResult
-    func run(_ statements: [PostgreSQLStatement]) throws -> [PostgreSQLResult] {
+    package func run(_ statements: [PostgreSQLStatement]) throws -> [PostgreSQLResult] {
         failedStatementIndex = nil
         guard let handle, !isBroken else {
             throw BackendError(.unavailable, "PostgreSQL: the connection was lost")
@@ -90,7 +91,7 @@ final class PostgreSQLConnection: @unchecked Sendable {
             throw lost(handle)
         }
         guard PQpipelineSync(handle) == 1 else { throw lost(handle) }
-        PostgreSQLConnection.roundTrips.add(1, ordering: .relaxed)
+        roundTrips?.count.add(1, ordering: .relaxed)
 
         var results: [PostgreSQLResult] = []
         var firstError: BackendError?
@@ -174,4 +175,11 @@ extension String {
         }
         return result + rest
     }
+}
+
+/// Round trips made by a backend's connections: what tests measure.
+package final class RoundTripCounter: Sendable {
+    package let count = Atomic<Int>(0)
+
+    package init() {}
 }

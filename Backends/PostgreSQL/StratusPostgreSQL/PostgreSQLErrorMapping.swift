@@ -2,9 +2,9 @@ import StratusBackend
 
 /// SQLSTATE → ``BackendError/Code-swift.struct``: the one place PostgreSQL errors are
 /// classified. By code, never by message text.
-enum PostgreSQLErrorMapping {
+package enum PostgreSQLErrorMapping {
     /// The code for `sqlState` (`nil` when the server sent none: a client-side failure).
-    static func code(for sqlState: String?) -> BackendError.Code {
+    package static func code(for sqlState: String?) -> BackendError.Code {
         guard let sqlState else { return .unavailable }
         switch sqlState {
         case "40001", "40P01": return .conflict  // serialization failure, deadlock

@@ -1,7 +1,7 @@
 import StratusCLibPQ
 
 /// One `PGresult`, owned: freed with `PQclear` exactly once, when the object goes away.
-final class PostgreSQLResult {
+package final class PostgreSQLResult {
     let handle: OpaquePointer
 
     init(_ handle: OpaquePointer) {
@@ -33,7 +33,7 @@ final class PostgreSQLResult {
     var rowCount: Int { Int(PQntuples(handle)) }
 
     /// The binary value of `column` in `row`, or `nil` for SQL NULL.
-    func bytes(row: Int, column: Int) -> [UInt8]? {
+    package func bytes(row: Int, column: Int) -> [UInt8]? {
         let r = Int32(row)
         let c = Int32(column)
         if PQgetisnull(handle, r, c) == 1 { return nil }
@@ -45,7 +45,7 @@ final class PostgreSQLResult {
     }
 
     /// The binary `bigint` or `integer` in `column` of `row`, or `nil` for SQL NULL.
-    func integer(row: Int, column: Int) -> Int64? {
+    package func integer(row: Int, column: Int) -> Int64? {
         guard let bytes = bytes(row: row, column: column), [2, 4, 8].contains(bytes.count) else { return nil }
         var value: Int64 = bytes[0] >= 0x80 ? -1 : 0
         for byte in bytes { value = (value << 8) | Int64(byte) }
@@ -53,7 +53,7 @@ final class PostgreSQLResult {
     }
 
     /// The binary `boolean` in `column` of `row`.
-    func boolean(row: Int, column: Int) -> Bool? {
+    package func boolean(row: Int, column: Int) -> Bool? {
         bytes(row: row, column: column).map { $0 == [1] }
     }
 }

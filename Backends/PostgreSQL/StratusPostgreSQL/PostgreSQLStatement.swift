@@ -1,24 +1,24 @@
 /// One SQL statement with binary parameters, as sent with `PQsendQueryParams` (parameter and
 /// result format 1: binary).
-struct PostgreSQLStatement {
+package struct PostgreSQLStatement {
     /// One parameter: its type's OID and its binary representation.
-    struct Parameter {
+    package struct Parameter {
         var type: UInt32
         var bytes: [UInt8]
 
         /// A `bytea`.
-        static func bytea(_ bytes: [UInt8]) -> Parameter { Parameter(type: 17, bytes: bytes) }
+        package static func bytea(_ bytes: [UInt8]) -> Parameter { Parameter(type: 17, bytes: bytes) }
 
         /// A `bigint`.
-        static func int8(_ value: Int64) -> Parameter {
+        package static func int8(_ value: Int64) -> Parameter {
             Parameter(type: 20, bytes: (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) })
         }
 
         /// A `text`, in UTF-8.
-        static func text(_ value: String) -> Parameter { Parameter(type: 25, bytes: Array(value.utf8)) }
+        package static func text(_ value: String) -> Parameter { Parameter(type: 25, bytes: Array(value.utf8)) }
 
         /// A one-dimensional `bytea[]` without nulls, in the binary array format.
-        static func byteaArray(_ elements: [[UInt8]]) -> Parameter {
+        package static func byteaArray(_ elements: [[UInt8]]) -> Parameter {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(20 + elements.reduce(0) { $0 + 4 + $1.count })
             func append(_ value: Int32) {
@@ -42,7 +42,7 @@ struct PostgreSQLStatement {
     var sql: String
     var parameters: [Parameter]
 
-    init(_ sql: String, _ parameters: [Parameter] = []) {
+    package init(_ sql: String, _ parameters: [Parameter] = []) {
         self.sql = sql
         self.parameters = parameters
     }

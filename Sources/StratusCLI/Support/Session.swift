@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusBackend
 import StratusConfiguration
+import StratusPostgreSQL
 
 /// The configured backend, opened for one command: settings from the configuration file and
 /// the environment, overridden by `--backend`, `--container` and `--config`.
@@ -13,9 +14,10 @@ struct Session {
     let options: GlobalOptions
 
     /// The registry the tool resolves backend URLs with: every provider the tool links. (The
-    /// LMDB and PostgreSQL providers join here when their modules land.)
+    /// PostgreSQL provider is registered here; LMDB's is built in.)
     static var registry: BackendRegistry {
         StratusBootstrap.registerBuiltInProviders(in: .shared)
+        BackendRegistry.shared.register(PostgreSQLBackendProvider(), replacing: false)
         return .shared
     }
 
