@@ -13,9 +13,21 @@ public protocol BackendReadTransaction: AnyObject {
     /// `kv.scan.reverse`, `kv.scan.reverseWithLimit`, `kv.scan.emptyRanges`, `kv.scan.prefix`
     /// and `kv.scan.largeRange`.
     func scan(_ range: KeyRange, limit: Int, reverse: Bool) throws -> [KeyValuePair]
+
+    /// The values stored under `keys`, in the same order, `nil` where there is none.
+    ///
+    /// Defaults to one ``get(_:)`` per key. A backend whose reads each cost a round trip (a
+    /// server) should answer them together; the engine reads every record a modify touches
+    /// with one call. Checked by every `modify.*` case.
+    func getMany(_ keys: [[UInt8]]) throws -> [[UInt8]?]
 }
 
 extension BackendReadTransaction {
+    /// One ``get(_:)`` per key, in order: the default of ``getMany(_:)``.
+    public func getMany(_ keys: [[UInt8]]) throws -> [[UInt8]?] {
+        try keys.map { try get($0) }
+    }
+
     /// Up to `limit` pairs of `range` in ascending key order.
     public func scan(_ range: KeyRange, limit: Int) throws -> [KeyValuePair] {
         try scan(range, limit: limit, reverse: false)

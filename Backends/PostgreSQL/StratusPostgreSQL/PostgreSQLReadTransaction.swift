@@ -40,8 +40,27 @@ class PostgreSQLReadTransaction: BackendReadTransaction {
         }
     }
 
+    /// Reads many keys from the server in one query.
+    func serverGetMany(_ keys: [[UInt8]]) throws -> [[UInt8]: [UInt8]] {
+        guard !keys.isEmpty else { return [:] }
+        let results = try state.run([
+            PostgreSQLStatement("SELECT key, value FROM \(table) WHERE key = ANY($1)", [.byteaArray(keys)])
+        ])
+        let result = results[results.count - 1]
+        var found: [[UInt8]: [UInt8]] = [:]
+        for row in 0..<result.rowCount {
+            found[result.bytes(row: row, column: 0) ?? []] = result.bytes(row: row, column: 1) ?? []
+        }
+        return found
+    }
+
     func get(_ key: [UInt8]) throws -> [UInt8]? {
         try serverGet(key)
+    }
+
+    func getMany(_ keys: [[UInt8]]) throws -> [[UInt8]?] {
+        let found = try serverGetMany(keys)
+        return keys.map { found[$0] }
     }
 
     func scan(_ range: KeyRange, limit: Int, reverse: Bool) throws -> [KeyValuePair] {

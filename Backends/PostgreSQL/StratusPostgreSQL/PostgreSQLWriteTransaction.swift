@@ -15,6 +15,16 @@ final class PostgreSQLWriteTransaction: PostgreSQLReadTransaction, BackendWriteT
         return try serverGet(key)
     }
 
+    override func getMany(_ keys: [[UInt8]]) throws -> [[UInt8]?] {
+        try checkActive()
+        let unbuffered = keys.filter { buffer.lookup($0) == nil }
+        let found = try serverGetMany(unbuffered)
+        return keys.map { key in
+            if let buffered = buffer.lookup(key) { return buffered }
+            return found[key]
+        }
+    }
+
     override func scan(_ range: KeyRange, limit: Int, reverse: Bool) throws -> [KeyValuePair] {
         try checkActive()
         if range.isEmpty, limit >= 1 { return [] }

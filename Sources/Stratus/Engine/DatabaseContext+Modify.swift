@@ -112,6 +112,10 @@ extension DatabaseContext {
                     request.atomic && CKRecordZone.Capabilities(rawValue: UInt(zone.capabilities)).contains(.atomic)
                 let schemaBefore = schema
 
+                // Every row and tombstone the zone's items touch, in one read: a server backend
+                // answers it in one round trip instead of one per record.
+                let prefetched = try prefetch(zone: zone.number, saves: saves, deletes: deletes.map(\.1), txn)
+
                 // Phase 1: decide every item without writing.
                 var failures: [ItemKey: CKError] = [:]
                 var planned: [PlannedSave] = []
@@ -124,7 +128,8 @@ extension DatabaseContext {
                     do {
                         planned.append(
                             try plan(
-                                save, zone: zone, policy: request.policy, savedNames: savedNames,
+                                save, existing: try prefetched.record(save.id.recordName), zone: zone,
+                                policy: request.policy, savedNames: savedNames,
                                 assets: assetContents[save.index] ?? [:], schema: &schema, txn))
                     } catch let error as CKError {
                         failures[.save(save.index)] = error
@@ -162,7 +167,7 @@ extension DatabaseContext {
                         failures[.delete(index)] = error
                         continue
                     }
-                    if let stored = try loadRecord(zone: zone.number, name: id.recordName, txn) {
+                    if let stored = try prefetched.record(id.recordName) {
                         plannedDeletes.append((index, id, stored))
                     } else {
                         failures[.delete(index)] = .make(
@@ -191,8 +196,8 @@ extension DatabaseContext {
                 // Phase 2: write.
                 for plan in planned {
                     let record = try apply(
-                        plan, zone: &zone, now: now, assets: assetContents[plan.save.index] ?? [:], schema: &schema, txn
-                    )
+                        plan, tombstone: prefetched.tombstones[plan.save.id.recordName] ?? nil, zone: &zone, now: now,
+                        assets: assetContents[plan.save.index] ?? [:], schema: &schema, txn)
                     saveResults[plan.save.index] = .success(record)
                 }
                 var deleted = Set<String>()
@@ -284,13 +289,39 @@ extension DatabaseContext {
         return nil
     }
 
+    /// The stored rows and tombstones of a zone's items, read before any of them is written.
+    private struct Prefetched {
+        var rows: [String: [UInt8]?] = [:]
+        var tombstones: [String: [UInt8]?] = [:]
+
+        func record(_ name: String) throws -> StoredRecord? {
+            guard let bytes = rows[name] ?? nil else { return nil }
+            return try StoredRecord(decoding: bytes)
+        }
+    }
+
+    private func prefetch(
+        zone: Int64, saves: [ModifyRequest.Save], deletes: [CKRecord.ID], _ txn: any BackendReadTransaction
+    ) throws -> Prefetched {
+        let rowNames = saves.map(\.id.recordName) + deletes.map(\.recordName)
+        let tombstoneNames = saves.map(\.id.recordName)
+        let values = try txn.getMany(
+            rowNames.map { keys.record(zone, $0) } + tombstoneNames.map { keys.tombstone(zone, $0) })
+        var result = Prefetched()
+        for (index, name) in rowNames.enumerated() { result.rows[name] = values[index] }
+        for (index, name) in tombstoneNames.enumerated() {
+            result.tombstones[name] = values[rowNames.count + index]
+        }
+        return result
+    }
+
     /// Checks one save against the store and the save policy; returns what to write.
     private func plan(
-        _ save: ModifyRequest.Save, zone: ZoneRow, policy: SavePolicy, savedNames: Set<String>,
-        assets: [String: [UInt8]], schema: inout SchemaCache, _ txn: any BackendReadTransaction
+        _ save: ModifyRequest.Save, existing: StoredRecord?, zone: ZoneRow, policy: SavePolicy,
+        savedNames: Set<String>, assets: [String: [UInt8]], schema: inout SchemaCache,
+        _ txn: any BackendReadTransaction
     ) throws -> PlannedSave {
         let id = save.id
-        let existing = try loadRecord(zone: zone.number, name: id.recordName, txn)
         if let existing, existing.recordType != save.recordType {
             throw CKError.make(
                 .invalidArguments,
@@ -399,7 +430,7 @@ extension DatabaseContext {
 
     /// Writes one planned save: row, change-log entry, indexes, references, assets.
     private func apply(
-        _ plan: PlannedSave, zone: inout ZoneRow, now: Double, assets: [String: [UInt8]],
+        _ plan: PlannedSave, tombstone: [UInt8]?, zone: inout ZoneRow, now: Double, assets: [String: [UInt8]],
         schema: inout SchemaCache, _ txn: any BackendWriteTransaction
     ) throws -> CKRecord {
         let name = plan.save.id.recordName
@@ -419,7 +450,7 @@ extension DatabaseContext {
                     try txn.clear(keys.asset(asset.contentID))
                 }
             }
-        } else if let bytes = try txn.get(keys.tombstone(zone.number, name)) {
+        } else if let bytes = tombstone {
             let tombstone = try Tombstone(decoding: bytes)
             try txn.clear(keys.change(zone.number, tombstone.position))
             try txn.clear(keys.tombstone(zone.number, name))
