@@ -5,8 +5,9 @@ struct Options {
     var targets: [any BenchmarkTarget] = BenchmarkTargets.all
     /// Whether to use ``Sizes/quick``.
     var quick = false
-    /// Where the JSON, the SVG and the Markdown table go.
-    var outputDirectory = "bench-results"
+    /// Where the JSON, the SVG and the Markdown table go (relative to the current directory,
+    /// normally the repository root).
+    var outputDirectory = "Benchmarks/results"
 
     /// The usage text.
     static let usage = """
