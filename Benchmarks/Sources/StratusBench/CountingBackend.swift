@@ -15,6 +15,8 @@ final class CountingBackend: DatabaseBackend {
         var gets = 0
         /// Point reads that found nothing.
         var getMisses = 0
+        /// Calls of `getMany` (their keys count as point reads too).
+        var getManyCalls = 0
         /// Keys written.
         var sets = 0
         /// Keys and ranges cleared.
@@ -83,6 +85,18 @@ private class CountingReadTransaction: BackendReadTransaction {
             if let value { $0.valueBytesRead += value.count } else { $0.getMisses += 1 }
         }
         return value
+    }
+
+    func getMany(_ keys: [[UInt8]]) throws -> [[UInt8]?] {
+        let values = try readBase.getMany(keys)
+        owner.count {
+            $0.getManyCalls += 1
+            $0.gets += keys.count
+            for value in values {
+                if let value { $0.valueBytesRead += value.count } else { $0.getMisses += 1 }
+            }
+        }
+        return values
     }
 
     func scan(_ range: KeyRange, limit: Int, reverse: Bool) throws -> [KeyValuePair] {

@@ -45,7 +45,8 @@ struct EngineFootprint: Codable {
         let batches = Double(records) / Double(batchSize)
         func perBatch(_ count: Int) -> String { Format.fixed(Double(count) / batches, 1) }
         return
-            "save: \(perRecord(save.gets)) gets (\(perRecord(save.getMisses)) misses), \(perRecord(save.sets)) sets, "
+            "save: \(perRecord(save.gets)) gets (\(perRecord(save.getMisses)) misses; "
+            + "\(perBatch(save.getManyCalls)) getMany calls per \(batchSize) records), \(perRecord(save.sets)) sets, "
             + "\(perRecord(save.clears)) clears, \(valueBytesPerRecord) value bytes, \(keyBytesPerSet)-byte keys per "
             + "record; drain: \(perRecord(drain.gets)) gets and \(perRecord(drain.scannedPairs)) scanned pairs per "
             + "record, \(perBatch(drain.scans)) scans and \(perBatch(drain.reads)) read transactions per \(batchSize) records"

@@ -6,12 +6,12 @@ import StratusBackend
 /// splits a gap to the raw baseline into the key layout's share and the CloudKit layer's;
 /// replaying variants (`stratus-bench replay`) prices a layout change before anyone makes it.
 ///
-/// Per saved record: `misses` point reads of absent keys (existence and tombstone probes),
-/// then `sets` writes — the record's value, its change-log entry, and empty index entries —
-/// in write transactions of `batchSize` records. Per drained record: one change-log entry from
-/// a range scan and, unless the change log carries the record itself, one point read of the
-/// record, `batchSize` records per read transaction. Per-batch rows (zone, meta: a handful of
-/// calls per batch) are left out.
+/// Per saved record: `misses` point reads of absent keys (existence and tombstone probes,
+/// read with one `getMany` call per batch, as the engine does), then `sets` writes — the
+/// record's value, its change-log entry, and empty index entries — in write transactions of
+/// `batchSize` records. Per drained record: one change-log entry from a range scan and, unless
+/// the change log carries the record itself, one point read of the record, `batchSize` records
+/// per read transaction. Per-batch rows (zone, meta: a handful of calls per batch) are left out.
 struct SPIReplay {
     /// What one record costs in backend calls.
     struct Pattern: Codable, Sendable {
@@ -91,10 +91,13 @@ struct SPIReplay {
         let pointer = [UInt8](repeating: 0x01, count: 8)
         for start in stride(from: 0, to: records, by: batchSize) {
             try backend.write { txn in
-                for index in start..<min(start + batchSize, records) {
-                    for miss in 0..<pattern.misses where try txn.get(key(0x30 + UInt8(miss), index)) != nil {
-                        throw BenchmarkFailure("SPI replay: a key that should be absent exists")
-                    }
+                let batch = start..<min(start + batchSize, records)
+                // The engine probes every record of a modify with one `getMany` call.
+                let probes = batch.flatMap { index in (0..<pattern.misses).map { key(0x30 + UInt8($0), index) } }
+                if !probes.isEmpty, try txn.getMany(probes).contains(where: { $0 != nil }) {
+                    throw BenchmarkFailure("SPI replay: a key that should be absent exists")
+                }
+                for index in batch {
                     try txn.set(key(0x20, index), pattern.recordInChangeLog ? pointer : value)
                     try txn.set(changeKey(index), pattern.recordInChangeLog ? value : pointer)
                     for extra in 0..<max(0, pattern.sets - 2) { try txn.set(key(0x22 + UInt8(extra), index), []) }
