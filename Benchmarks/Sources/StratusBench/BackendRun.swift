@@ -37,13 +37,7 @@ struct BackendRun {
             })
 
         Log.step("\(target.name): the engine's key pattern through the SPI, \(sizes.savedRecords) records")
-        let replayDirectory = directory + "/spi-replay"
-        try FileManager.default.createDirectory(atPath: replayDirectory, withIntermediateDirectories: true)
-        let replayStore = try target.makeStore(in: replayDirectory)
-        let replay = try SPIReplay(pattern: .init(footprint: footprint)).run(
-            records: sizes.savedRecords, batchSize: sizes.batchSize, on: replayStore.backend)
-        try replayStore.backend.close()
-        try? FileManager.default.removeItem(atPath: replayDirectory)
+        let replay = try replayFootprint(in: directory)
 
         let store = try target.makeStore(in: directory)
         defer { try? store.backend.close() }
@@ -51,15 +45,7 @@ struct BackendRun {
         let items = try workload.makeZone(BackendRun.itemsZone)
 
         Log.step("\(target.name): saving \(sizes.savedRecords) records, \(sizes.batchSize) per operation")
-        let timing = try workload.save(
-            0..<sizes.savedRecords, type: Workload.itemType, into: items, batchSize: sizes.batchSize,
-            rankModulus: sizes.savedRecords)
-        let saveRate = Double(sizes.savedRecords) / timing.seconds
-        let save = SaveResult(
-            records: sizes.savedRecords, batchSize: sizes.batchSize, seconds: timing.seconds,
-            buildSeconds: timing.buildSeconds, recordsPerSecond: saveRate, ratioToRaw: saveRate / raw.insertsPerSecond,
-            cpuSeconds: timing.cpuSeconds,
-            cpuRatioToRaw: (raw.insertCPUSeconds / Double(raw.rows)) / (timing.cpuSeconds / Double(sizes.savedRecords)))
+        let save = try saveItems(into: items, of: workload, raw: raw, in: directory)
 
         Log.step("\(target.name): draining \(sizes.savedRecords) records × \(sizes.repetitions)")
         let drain = try drainSaved(items, workload: workload, raw: raw)

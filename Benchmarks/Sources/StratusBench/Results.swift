@@ -4,8 +4,10 @@ struct SaveResult: Codable {
     var records: Int
     /// Records per operation.
     var batchSize: Int
-    /// Seconds for all of them, building the records included.
+    /// Seconds for all of them, building the records included (the median run).
     var seconds: Double
+    /// Every run's seconds (the last one saved the zone the other benchmarks read).
+    var samples: [Double]
     /// Seconds of `seconds` spent building the `CKRecord`s, outside the operations.
     var buildSeconds: Double
     /// Records saved per second.

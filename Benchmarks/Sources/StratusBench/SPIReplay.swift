@@ -56,6 +56,17 @@ struct SPIReplay {
         var saveCPUSeconds: Double
         /// Process CPU seconds of the drain.
         var drainCPUSeconds: Double
+
+        /// The median of each timing of `runs` (of the same number of records).
+        static func median(of runs: [Result]) -> Result {
+            let records = runs.first?.records ?? 0
+            let save = Timing.median(runs.map(\.saveSeconds))
+            let drain = Timing.median(runs.map(\.drainSeconds))
+            return Result(
+                records: records, saveSeconds: save, drainSeconds: drain, savesPerSecond: Double(records) / save,
+                drainsPerSecond: Double(records) / drain, saveCPUSeconds: Timing.median(runs.map(\.saveCPUSeconds)),
+                drainCPUSeconds: Timing.median(runs.map(\.drainCPUSeconds)))
+        }
     }
 
     /// Replays `records` saves and a drain of them on `backend`, an empty store.

@@ -8,7 +8,8 @@ struct Sizes: Codable, Sendable {
     var savedRecords: Int
     /// Records per `CKModifyRecordsOperation`.
     var batchSize: Int
-    /// How many times the raw baseline and the drain run (the median is reported).
+    /// How many times the raw baseline, the SPI replay, the saves and the drain run (the median
+    /// is reported).
     var repetitions: Int
     /// Change-history sizes of the incremental-sync zones, smallest first.
     var historySizes: [Int]
