@@ -1,6 +1,7 @@
 import Foundation
 import StratusBackend
 import StratusLMDB
+import StratusTestSupport
 import Testing
 
 /// Several processes on one LMDB environment, and a writer killed mid-transaction.

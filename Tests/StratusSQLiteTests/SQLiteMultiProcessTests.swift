@@ -1,6 +1,7 @@
 import Foundation
 import StratusBackend
 import StratusSQLite
+import StratusTestSupport
 import Testing
 
 /// Two processes writing one SQLite file.

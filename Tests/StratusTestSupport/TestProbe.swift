@@ -1,10 +1,13 @@
-import Foundation
+public import Foundation
 
 /// The `StratusTestProbe` helper program, built by `swift test` next to the test bundle.
-enum TestProbe {
-    struct NotFound: Error, CustomStringConvertible {
-        var searched: [String]
-        var description: String {
+public enum TestProbe {
+    /// The probe executable could not be found.
+    public struct NotFound: Error, CustomStringConvertible {
+        /// The directories that were searched.
+        public var searched: [String]
+        /// What was searched, for the failure message.
+        public var description: String {
             "StratusTestProbe was not found. It is built by `swift build --build-tests` / "
                 + "`swift test` next to the test bundle; searched: " + searched.joined(separator: ", ")
         }
@@ -12,7 +15,7 @@ enum TestProbe {
 
     /// The probe's executable: in the directory of the running test executable or bundle,
     /// or one of its parents.
-    static func executable() throws -> URL {
+    public static func executable() throws -> URL {
         var starts: [URL] = []
         if let first = CommandLine.arguments.first {
             starts.append(URL(fileURLWithPath: first).resolvingSymlinksInPath())
@@ -37,26 +40,33 @@ enum TestProbe {
     }
 
     /// What a finished probe process did.
-    struct Outcome: Sendable {
-        var status: Int32
-        var output: String
-        var errorOutput: String
+    public struct Outcome: Sendable {
+        /// The exit status.
+        public var status: Int32
+        /// What the probe wrote on standard output.
+        public var output: String
+        /// What the probe wrote on standard error.
+        public var errorOutput: String
     }
 
     /// Launches the probe with `arguments`.
-    static func launch(_ arguments: [String]) throws -> RunningProbe {
+    public static func launch(_ arguments: [String]) throws -> RunningProbe {
         try RunningProbe(executable: executable(), arguments: arguments)
     }
 }
 
 /// A probe process that was started.
-final class RunningProbe {
+public final class RunningProbe {
+    /// Sends SIGKILL to the process.
+    public func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }
+
     private let process = Process()
     private let output = Pipe()
     private let errorOutput = Pipe()
     private let exitStatus: Task<Int32, Never>
 
-    init(executable: URL, arguments: [String]) throws {
+    /// Starts `executable` with `arguments`, capturing its outputs.
+    public init(executable: URL, arguments: [String]) throws {
         process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = output
@@ -75,10 +85,10 @@ final class RunningProbe {
     }
 
     /// Whether the process is still running.
-    var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { process.isRunning }
 
     /// Waits for the process to exit and returns what it did.
-    func finish() async -> TestProbe.Outcome {
+    public func finish() async -> TestProbe.Outcome {
         let status = await exitStatus.value
         // The outputs are a few lines, well under a pipe's buffer, so reading them after the
         // exit cannot deadlock.
