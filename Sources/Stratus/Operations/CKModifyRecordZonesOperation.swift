@@ -40,7 +40,7 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
     }
 
     override func performOperation() {
-        var delivery = Delivery()
+        var delivery = ModifyTally<CKRecordZone, CKRecordZone.ID>()
         run(
             Event.self, deliver: { self.deliver($0, &delivery) },
             work: { context, session in
@@ -58,49 +58,21 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
             })
     }
 
-    /// What the deprecated final block reports, gathered from the per-zone callbacks.
-    private struct Delivery {
-        var saved: [CKRecordZone] = []
-        var deleted: [CKRecordZone.ID] = []
-        var partial: [AnyHashable: CKError] = [:]
-        var count = 0
-    }
-
     /// Calls the blocks of one callback.
-    private func deliver(_ event: Event, _ delivery: inout Delivery) {
+    private func deliver(_ event: Event, _ tally: inout ModifyTally<CKRecordZone, CKRecordZone.ID>) {
         switch event {
         case .saved(let id, let result):
-            delivery.count += 1
-            switch result {
-            case .success(let zone):
-                delivery.saved.append(zone)
-                perRecordZoneSaveBlock?(id, .success(zone))
-            case .failure(let error):
-                delivery.partial[id] = error
-                perRecordZoneSaveBlock?(id, .failure(error))
-            }
+            // Counted first: optional chaining would skip the count when no block is set.
+            let outcome = tally.save(id, result)
+            perRecordZoneSaveBlock?(id, outcome)
         case .deleted(let id, let result):
-            delivery.count += 1
-            switch result {
-            case .success:
-                delivery.deleted.append(id)
-                perRecordZoneDeleteBlock?(id, .success(()))
-            case .failure(let error):
-                delivery.partial[id] = error
-                perRecordZoneDeleteBlock?(id, .failure(error))
-            }
+            let outcome = tally.delete(id, result)
+            perRecordZoneDeleteBlock?(id, outcome)
         case .finished(let error?):
             deliverCompletion(error: error)
         case .finished(nil):
             modifyRecordZonesResultBlock?(.success(()))
-            let error: CKError? =
-                delivery.partial.isEmpty
-                ? nil
-                : .make(
-                    .partialFailure,
-                    "Failed to modify some record zones (\(delivery.partial.count) of \(delivery.count))",
-                    userInfo: [CKPartialErrorsByItemIDKey: delivery.partial])
-            modifyRecordZonesCompletionBlock?(delivery.saved, delivery.deleted, error)
+            modifyRecordZonesCompletionBlock?(tally.saved, tally.deleted, tally.partialFailure(items: "record zones"))
         }
     }
 

@@ -55,11 +55,10 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     }
 
     override func performOperation() {
-        var delivery = Delivery(
-            records: Dictionary(
-                (recordsToSave ?? []).map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a }))
+        let records = Dictionary((recordsToSave ?? []).map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
+        var delivery = ModifyTally<CKRecord, CKRecord.ID>()
         run(
-            Event.self, deliver: { self.deliver($0, &delivery) },
+            Event.self, deliver: { self.deliver($0, records: records, &delivery) },
             work: { context, session in
                 if let error = cancellationError { throw error }
                 let request = ModifyRequest(
@@ -78,60 +77,31 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
             })
     }
 
-    /// What the deprecated blocks need, gathered from the per-record callbacks.
-    private struct Delivery {
-        /// The records to save, by ID (for the progress and deprecated per-record blocks).
-        let records: [CKRecord.ID: CKRecord]
-        var saved: [CKRecord] = []
-        var deleted: [CKRecord.ID] = []
-        var partial: [AnyHashable: CKError] = [:]
-        var count = 0
-    }
-
-    /// Calls the blocks of one callback.
-    private func deliver(_ event: Event, _ delivery: inout Delivery) {
+    /// Calls the blocks of one callback; `records` are the records to save, by ID, for the
+    /// progress and deprecated per-record blocks.
+    private func deliver(
+        _ event: Event, records: [CKRecord.ID: CKRecord], _ tally: inout ModifyTally<CKRecord, CKRecord.ID>
+    ) {
         switch event {
         case .saved(let id, let result):
-            delivery.count += 1
-            if let record = delivery.records[id] { perRecordProgressBlock?(record, 1.0) }
-            switch result {
-            case .success(let record):
-                delivery.saved.append(record)
-                if let block = perRecordSaveBlock {
-                    block(id, .success(record))
-                } else {
-                    perRecordCompletionBlock?(record, nil)
-                }
-            case .failure(let error):
-                delivery.partial[id] = error
-                if let block = perRecordSaveBlock {
-                    block(id, .failure(error))
-                } else if let record = delivery.records[id] {
-                    perRecordCompletionBlock?(record, error)
+            if let record = records[id] { perRecordProgressBlock?(record, 1.0) }
+            let outcome = tally.save(id, result)
+            if let block = perRecordSaveBlock {
+                block(id, outcome)
+            } else {
+                switch result {
+                case .success(let record): perRecordCompletionBlock?(record, nil)
+                case .failure(let error): if let record = records[id] { perRecordCompletionBlock?(record, error) }
                 }
             }
         case .deleted(let id, let result):
-            delivery.count += 1
-            switch result {
-            case .success:
-                delivery.deleted.append(id)
-                perRecordDeleteBlock?(id, .success(()))
-            case .failure(let error):
-                delivery.partial[id] = error
-                perRecordDeleteBlock?(id, .failure(error))
-            }
+            let outcome = tally.delete(id, result)
+            perRecordDeleteBlock?(id, outcome)
         case .finished(let error?):
             deliverCompletion(error: error)
         case .finished(nil):
             modifyRecordsResultBlock?(.success(()))
-            let error: CKError? =
-                delivery.partial.isEmpty
-                ? nil
-                : .make(
-                    .partialFailure,
-                    "Failed to modify some records (\(delivery.partial.count) of \(delivery.count))",
-                    userInfo: [CKPartialErrorsByItemIDKey: delivery.partial])
-            modifyRecordsCompletionBlock?(delivery.saved, delivery.deleted, error)
+            modifyRecordsCompletionBlock?(tally.saved, tally.deleted, tally.partialFailure(items: "records"))
         }
     }
 

@@ -41,7 +41,7 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
     }
 
     override func performOperation() {
-        var delivery = Delivery()
+        var delivery = ModifyTally<CKSubscription, CKSubscription.ID>()
         run(
             Event.self, deliver: { self.deliver($0, &delivery) },
             work: { context, session in
@@ -59,49 +59,22 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
             })
     }
 
-    /// What the deprecated final block reports, gathered from the per-subscription callbacks.
-    private struct Delivery {
-        var saved: [CKSubscription] = []
-        var deleted: [CKSubscription.ID] = []
-        var partial: [AnyHashable: CKError] = [:]
-        var count = 0
-    }
-
     /// Calls the blocks of one callback.
-    private func deliver(_ event: Event, _ delivery: inout Delivery) {
+    private func deliver(_ event: Event, _ tally: inout ModifyTally<CKSubscription, CKSubscription.ID>) {
         switch event {
         case .saved(let id, let result):
-            delivery.count += 1
-            switch result {
-            case .success(let subscription):
-                delivery.saved.append(subscription)
-                perSubscriptionSaveBlock?(id, .success(subscription))
-            case .failure(let error):
-                delivery.partial[id] = error
-                perSubscriptionSaveBlock?(id, .failure(error))
-            }
+            // Counted first: optional chaining would skip the count when no block is set.
+            let outcome = tally.save(id, result)
+            perSubscriptionSaveBlock?(id, outcome)
         case .deleted(let id, let result):
-            delivery.count += 1
-            switch result {
-            case .success:
-                delivery.deleted.append(id)
-                perSubscriptionDeleteBlock?(id, .success(()))
-            case .failure(let error):
-                delivery.partial[id] = error
-                perSubscriptionDeleteBlock?(id, .failure(error))
-            }
+            let outcome = tally.delete(id, result)
+            perSubscriptionDeleteBlock?(id, outcome)
         case .finished(let error?):
             deliverCompletion(error: error)
         case .finished(nil):
             modifySubscriptionsResultBlock?(.success(()))
-            let error: CKError? =
-                delivery.partial.isEmpty
-                ? nil
-                : .make(
-                    .partialFailure,
-                    "Failed to modify some subscriptions (\(delivery.partial.count) of \(delivery.count))",
-                    userInfo: [CKPartialErrorsByItemIDKey: delivery.partial])
-            modifySubscriptionsCompletionBlock?(delivery.saved, delivery.deleted, error)
+            modifySubscriptionsCompletionBlock?(
+                tally.saved, tally.deleted, tally.partialFailure(items: "subscriptions"))
         }
     }
 
