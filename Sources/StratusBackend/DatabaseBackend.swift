@@ -28,7 +28,8 @@
 ///   thread the backend chooses) before the method returns; transaction objects never escape
 ///   their body. Calls may come from many threads at once.
 ///
-/// No requirement has a default implementation.
+/// No requirement of this protocol has a default implementation; of the transaction
+/// protocols, only `BackendReadTransaction.getMany(_:)` has one (a `get` per key).
 public protocol DatabaseBackend: AnyObject, Sendable {
     /// Runs `body` in a read-only transaction over one consistent snapshot of the store.
     ///
