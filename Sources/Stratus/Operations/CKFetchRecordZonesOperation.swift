@@ -38,7 +38,7 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
     }
 
     override func performOperation() {
-        var delivery = Delivery()
+        var delivery = ItemFetchDelivery<CKRecordZone.ID, CKRecordZone>()
         run(
             Event.self, deliver: { self.deliver($0, &delivery) },
             work: { context, _ in
@@ -49,41 +49,21 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
                         var seen = Set<CKRecordZone.ID>()
                         return ids.filter { seen.insert($0).inserted }
                     })
-                return .deliver(results.map { Event.zone($0, $1) } + [.finished(nil)])
+                return .deliver(results.map { Event.item($0, $1) } + [.finished(nil)])
             })
     }
 
-    /// What the deprecated final block reports, gathered from the per-zone callbacks.
-    private struct Delivery {
-        var fetched: [CKRecordZone.ID: CKRecordZone] = [:]
-        var partial: [AnyHashable: CKError] = [:]
-        var count = 0
-    }
-
     /// Calls the blocks of one callback.
-    private func deliver(_ event: Event, _ delivery: inout Delivery) {
+    private func deliver(_ event: Event, _ delivery: inout ItemFetchDelivery<CKRecordZone.ID, CKRecordZone>) {
         switch event {
-        case .zone(let id, let result):
-            delivery.count += 1
-            switch result {
-            case .success(let zone):
-                delivery.fetched[id] = zone
-                perRecordZoneResultBlock?(id, .success(zone))
-            case .failure(let error):
-                delivery.partial[id] = error
-                perRecordZoneResultBlock?(id, .failure(error))
-            }
+        case .item(let id, let result):
+            delivery.add(id, result)
+            perRecordZoneResultBlock?(id, result.mapError { $0 })
         case .finished(let error?):
             deliverCompletion(error: error)
         case .finished(nil):
             fetchRecordZonesResultBlock?(.success(()))
-            let error: CKError? =
-                delivery.partial.isEmpty
-                ? nil
-                : .make(
-                    .partialFailure,
-                    "Failed to fetch some record zones (\(delivery.partial.count) of \(delivery.count))",
-                    userInfo: [CKPartialErrorsByItemIDKey: delivery.partial])
+            let error = delivery.partialFailure(fetching: "record zones")
             fetchRecordZonesCompletionBlock?(delivery.fetched, error)
         }
     }

@@ -55,7 +55,7 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     }
 
     override func performOperation() {
-        var delivery = Delivery()
+        var delivery = ItemFetchDelivery<CKRecord.ID, CKRecord>()
         run(
             Event.self, deliver: { self.deliver($0, &delivery) },
             work: { context, _ in
@@ -70,33 +70,24 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                 } else {
                     results = try context.fetchRecords(ids, desiredKeys: desiredKeys)
                 }
-                return .deliver(results.map { Event.record($0, $1) } + [.finished(nil)])
+                return .deliver(results.map { Event.item($0, $1) } + [.finished(nil)])
             })
     }
 
-    /// What the deprecated final block reports, gathered from the per-record callbacks.
-    private struct Delivery {
-        var fetched: [CKRecord.ID: CKRecord] = [:]
-        var partial: [AnyHashable: CKError] = [:]
-        var count = 0
-    }
-
     /// Calls the blocks of one callback.
-    private func deliver(_ event: Event, _ delivery: inout Delivery) {
+    private func deliver(_ event: Event, _ delivery: inout ItemFetchDelivery<CKRecord.ID, CKRecord>) {
         switch event {
-        case .record(let id, let result):
-            delivery.count += 1
+        case .item(let id, let result):
+            delivery.add(id, result)
             perRecordProgressBlock?(id, 1.0)
             switch result {
             case .success(let record):
-                delivery.fetched[id] = record
                 if let block = perRecordResultBlock {
                     block(id, .success(record))
                 } else {
                     perRecordCompletionBlock?(record, id, nil)
                 }
             case .failure(let error):
-                delivery.partial[id] = error
                 if let block = perRecordResultBlock {
                     block(id, .failure(error))
                 } else {
@@ -107,12 +98,7 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
             deliverCompletion(error: error)
         case .finished(nil):
             fetchRecordsResultBlock?(.success(()))
-            let error: CKError? =
-                delivery.partial.isEmpty
-                ? nil
-                : .make(
-                    .partialFailure, "Failed to fetch some records (\(delivery.partial.count) of \(delivery.count))",
-                    userInfo: [CKPartialErrorsByItemIDKey: delivery.partial])
+            let error = delivery.partialFailure(fetching: "records")
             fetchRecordsCompletionBlock?(delivery.fetched, error)
         }
     }

@@ -38,47 +38,27 @@ open class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendab
     }
 
     override func performOperation() {
-        var delivery = Delivery()
+        var delivery = ItemFetchDelivery<CKSubscription.ID, CKSubscription>()
         run(
             Event.self, deliver: { self.deliver($0, &delivery) },
             work: { context, _ in
                 if let error = cancellationError { throw error }
                 let results = try context.fetchSubscriptions(subscriptionIDs)
-                return .deliver(results.map { Event.subscription($0, $1) } + [.finished(nil)])
+                return .deliver(results.map { Event.item($0, $1) } + [.finished(nil)])
             })
     }
 
-    /// What the deprecated final block reports, gathered from the per-subscription callbacks.
-    private struct Delivery {
-        var fetched: [CKSubscription.ID: CKSubscription] = [:]
-        var partial: [AnyHashable: CKError] = [:]
-        var count = 0
-    }
-
     /// Calls the blocks of one callback.
-    private func deliver(_ event: Event, _ delivery: inout Delivery) {
+    private func deliver(_ event: Event, _ delivery: inout ItemFetchDelivery<CKSubscription.ID, CKSubscription>) {
         switch event {
-        case .subscription(let id, let result):
-            delivery.count += 1
-            switch result {
-            case .success(let subscription):
-                delivery.fetched[id] = subscription
-                perSubscriptionResultBlock?(id, .success(subscription))
-            case .failure(let error):
-                delivery.partial[id] = error
-                perSubscriptionResultBlock?(id, .failure(error))
-            }
+        case .item(let id, let result):
+            delivery.add(id, result)
+            perSubscriptionResultBlock?(id, result.mapError { $0 })
         case .finished(let error?):
             deliverCompletion(error: error)
         case .finished(nil):
             fetchSubscriptionsResultBlock?(.success(()))
-            let error: CKError? =
-                delivery.partial.isEmpty
-                ? nil
-                : .make(
-                    .partialFailure,
-                    "Failed to fetch some subscriptions (\(delivery.partial.count) of \(delivery.count))",
-                    userInfo: [CKPartialErrorsByItemIDKey: delivery.partial])
+            let error = delivery.partialFailure(fetching: "subscriptions")
             fetchSubscriptionCompletionBlock?(delivery.fetched, error)
         }
     }

@@ -48,12 +48,14 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
                 // A long-lived operation journals its callbacks in the transaction that applies it.
                 let journal = session.map { session in
                     { (outcome: ZoneModifyOutcome, txn: any BackendWriteTransaction) throws in
-                        try session.append(Event.events(of: outcome).map(\.encoded), final: true, in: txn)
+                        try session.append(
+                            Event.events(saved: outcome.saved, deleted: outcome.deleted).map(\.encoded), final: true,
+                            in: txn)
                     }
                 }
                 let outcome = try context.modifyZones(
                     saving: recordZonesToSave ?? [], deleting: recordZoneIDsToDelete ?? [], journal: journal)
-                let events = Event.events(of: outcome)
+                let events = Event.events(saved: outcome.saved, deleted: outcome.deleted)
                 return session == nil ? .deliver(events) : .journaled(events)
             })
     }

@@ -67,12 +67,14 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                 // A long-lived modify journals its callbacks in the transaction that applies it.
                 let journal = session.map { session in
                     { (outcome: ModifyOutcome, txn: any BackendWriteTransaction) throws in
-                        try session.append(Event.events(of: outcome).map(\.encoded), final: true, in: txn)
+                        try session.append(
+                            Event.events(saved: outcome.saveResults, deleted: outcome.deleteResults).map(\.encoded),
+                            final: true, in: txn)
                     }
                 }
                 let outcome = try context.modifyRecords(
                     request, cancelled: { [weak self] in self?.cancellationError }, journal: journal)
-                let events = Event.events(of: outcome)
+                let events = Event.events(saved: outcome.saveResults, deleted: outcome.deleteResults)
                 return session == nil ? .deliver(events) : .journaled(events)
             })
     }
