@@ -177,6 +177,26 @@ import Testing
         #expect(OpsTestKit.code(byZone?[AnyHashable(doomed)]) == .zoneNotFound)
     }
 
+    /// A zone listed twice in `recordZoneIDs` is fetched once: each record and the zone's
+    /// result arrive once, as CloudKit's per-zone results (keyed by zone ID) imply.
+    @Test func aZoneListedTwiceIsFetchedOnce() async throws {
+        let database = OpsTestKit.makeContainer().privateCloudDatabase
+        let first = try await Self.zone("First", records: 4, in: database)
+        let second = try await Self.zone("Second", records: 2, in: database)
+        let operation = CKFetchRecordZoneChangesOperation(
+            recordZoneIDs: [first, second, first],
+            configurationsByRecordZoneID: [first: .init(resultsLimit: 3)])
+        let records = OpsLog<CKRecord.ID>()
+        let zoneResults = OpsLog<CKRecordZone.ID>()
+        operation.recordWasChangedBlock = { id, _ in records.append(id) }
+        operation.recordZoneFetchResultBlock = { id, _ in zoneResults.append(id) }
+        await OpsTestKit.run(operation, on: database)
+
+        #expect(zoneResults.all == [first, second])
+        #expect(records.all.count == 6)
+        #expect(Set(records.all).count == 6)
+    }
+
     // MARK: Queues, dependencies, priorities
 
     /// CloudKit operations and a plain `BlockOperation` on one concurrent queue run in the order

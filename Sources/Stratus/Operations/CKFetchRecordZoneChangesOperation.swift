@@ -124,7 +124,9 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
                 }
                 // One batch of the zone the delivered callbacks say is next, from the last token
                 // delivered for it (a resumed long-lived operation continues where it stopped).
-                let zones = recordZoneIDs ?? []
+                // A zone listed twice is fetched once: its results and token are per zone.
+                var seen = Set<CKRecordZone.ID>()
+                let zones = (recordZoneIDs ?? []).filter { seen.insert($0).inserted }
                 guard delivery.zoneIndex < zones.count else { return .deliver([.finished(nil)]) }
                 if let error = cancellationError { throw error }
                 let zoneID = zones[delivery.zoneIndex]
