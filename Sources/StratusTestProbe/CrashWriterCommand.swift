@@ -1,14 +1,14 @@
 import Foundation
 import Stratus
-import StratusSQLite
 
-/// `crash-writer <store path> <zone> <seed>`: writes seeded random batches of records into a
-/// custom zone of a SQLite store through the CloudKit API, forever (or until a two-minute
+/// `crash-writer <store> <zone> <seed>`: writes seeded random batches of records into a
+/// custom zone of a store (a SQLite file path, or an `lmdb:` URL; see ``Probe/openStore(_:)``)
+/// through the CloudKit API, forever (or until a two-minute
 /// safety limit), and reports on standard output exactly what was acknowledged — so that a
 /// test can kill it with `SIGKILL` at any moment and check the store against the report.
 ///
-/// The store is opened with `CKContainer(identifier:backend:)` over a `SQLiteBackend` with
-/// the default (full) durability. The zone is created if it does not exist, then the program
+/// The store is opened with `CKContainer(identifier:backend:)` over a `SQLiteBackend` or an
+/// `LMDBBackend` with the default (full) durability. The zone is created if it does not exist, then the program
 /// learns what the zone holds with a change fetch from a `nil` token, and continues from
 /// there: relaunching it on the same store continues the same history.
 ///
@@ -32,7 +32,7 @@ import StratusSQLite
 /// batch is always visible).
 enum CrashWriterCommand {
     static let name = "crash-writer"
-    static let usage = "crash-writer <store path> <zone> <seed>"
+    static let usage = "crash-writer <sqlite path | lmdb: URL> <zone> <seed>"
 
     /// The container the program writes to; a test reading the store must use the same one.
     static let containerIdentifier = "iCloud.stratus.crash-writer"
@@ -69,7 +69,7 @@ enum CrashWriterCommand {
         guard arguments.count == 3, !arguments[1].isEmpty, let seed = UInt64(arguments[2]) else {
             throw ProbeUsageError(message: "usage: \(usage)")
         }
-        let backend = try SQLiteBackend(configuration: .init(location: .file(path: arguments[0])))
+        let backend = try Probe.openStore(arguments[0])
         let container = CKContainer(identifier: containerIdentifier, backend: backend)
         var writer = Writer(
             database: container.privateCloudDatabase,

@@ -8,7 +8,7 @@ public import Stratus
 /// ``fieldKinds``), so numbers of different types are never confused with each other.
 /// `Sources/StratusTestProbe/CrashWriterCommand.swift` encodes fields the same way; the two
 /// must stay in step.
-public struct RecordSnapshot: Hashable, Sendable, CustomStringConvertible {
+public struct RecordSnapshot: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The record's change tag (`""` for none).
     public var changeTag: String
     /// Every field, by name, encoded by ``canonicalValue(_:_:)``.
