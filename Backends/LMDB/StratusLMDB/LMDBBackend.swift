@@ -174,7 +174,12 @@ public final class LMDBBackend: DatabaseBackend {
     /// Begins a transaction inside the environment's gate, adopting a map another process
     /// grew. On return the gate has been entered; the caller exits it after ending the
     /// transaction.
+    ///
+    /// When LMDB's reader table is full, slots left by processes that died inside a read
+    /// transaction are cleared (`mdb_reader_check`) and the transaction begun again, once: a
+    /// long-running process never reopens the environment, where the check also runs.
     private func begin(_ environment: LMDBEnvironment, writable: Bool) throws -> LMDBTransaction {
+        var checkedReaders = false
         while true {
             environment.enter()
             var opened: OpaquePointer?
@@ -183,6 +188,11 @@ public final class LMDBBackend: DatabaseBackend {
                 return LMDBTransaction(environment: environment, txn: txn, writable: writable)
             }
             environment.exit()
+            if rc == MDB_READERS_FULL && !checkedReaders {
+                checkedReaders = true
+                var dead: Int32 = 0
+                if mdb_reader_check(environment.env, &dead) == MDB_SUCCESS && dead > 0 { continue }
+            }
             guard rc == MDB_MAP_RESIZED else {
                 throw LMDBStatus(rc).error(writable ? "begin a write transaction" : "begin a read transaction")
             }
