@@ -43,14 +43,30 @@ public final class LMDBBackend: DatabaseBackend {
     /// Opens (and creates, if needed) the environment in the existing directory
     /// `configuration.path`.
     ///
+    /// When another handle of this process has the directory open, the two share its
+    /// environment: this handle's `durability` and `maxReaders` must be the ones it was opened
+    /// with, a larger `initialMapSize` grows the map to it, and `maxMapSize` limits the
+    /// growth of writes through this handle.
+    ///
     /// - Throws: ``BackendError``: ``BackendError/Code-swift.struct/unavailable`` when the
     ///   directory does not exist, ``BackendError/Code-swift.struct/corrupted`` when its files
     ///   are not an LMDB environment, ``BackendError/Code-swift.struct/invalidArgument`` for an
-    ///   invalid configuration, and so on.
+    ///   invalid configuration or one the environment open in this process cannot give, and so
+    ///   on.
     public init(configuration: Configuration) throws {
         try configuration.validate()
         self.configuration = configuration
         let environment = try LMDBEnvironments.acquire(path: configuration.path, configuration: configuration)
+        do {
+            // Only a further handle can find the map smaller: LMDB opens with the larger of
+            // the stored and the requested size.
+            while environment.mapSize < configuration.initialMapSize {
+                try environment.resize(configuration.initialMapSize)
+            }
+        } catch {
+            LMDBEnvironments.release(environment)
+            throw error
+        }
         state = Mutex(State(environment: environment))
     }
 
