@@ -13,6 +13,11 @@ import Synchronization
 /// thousands of operations, seconds of run time) and not a contract case; each backend's test
 /// target runs it with two handles of its own (`SQLiteSyncTests`, `InMemorySyncTests`).
 ///
+/// Its parts also run apart, for writers in processes of their own: ``write(_:to:)`` (which
+/// `StratusTestProbe sync-writer` runs, each writer with its own
+/// ``Configuration-swift.struct/recordNamePrefix``), ``follow(_:database:until:)`` and
+/// ``compare(_:store:mirrors:saved:)`` (`LMDBMultiProcessSyncTests`).
+///
 /// What it checks:
 /// - every batch of the writer succeeds in full (it is the only writer, so its change tags are
 ///   always current);
