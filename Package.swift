@@ -168,11 +168,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // A helper program the tests launch as separate processes (two writers on one file, a
+        // A helper program the tests launch as separate processes (two writers on one store, a
         // writer killed mid-batch).
         .executableTarget(
             name: "StratusTestProbe",
-            dependencies: ["Stratus", "StratusSQLite", "StratusLMDB", "StratusBackend"],
+            dependencies: ["Stratus", "StratusSQLite", "StratusLMDB", "StratusBackend", "StratusTestSupport"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,14 +1,15 @@
 import Foundation
 import Stratus
-import StratusSQLite
+import StratusTestSupport
 
-/// `crash-writer <store path> <zone> <seed>`: writes seeded random batches of records into a
-/// custom zone of a SQLite store through the CloudKit API, forever (or until a two-minute
+/// `crash-writer <store> <zone> <seed>`: writes seeded random batches of records into a
+/// custom zone of a store (a SQLite file path, or an `lmdb:` URL; see ``Probe/openStore(_:)``)
+/// through the CloudKit API, forever (or until a two-minute
 /// safety limit), and reports on standard output exactly what was acknowledged — so that a
 /// test can kill it with `SIGKILL` at any moment and check the store against the report.
 ///
-/// The store is opened with `CKContainer(identifier:backend:)` over a `SQLiteBackend` with
-/// the default (full) durability. The zone is created if it does not exist, then the program
+/// The store is opened with `CKContainer(identifier:backend:)` over a `SQLiteBackend` or an
+/// `LMDBBackend` with the default (full) durability. The zone is created if it does not exist, then the program
 /// learns what the zone holds with a change fetch from a `nil` token, and continues from
 /// there: relaunching it on the same store continues the same history.
 ///
@@ -17,7 +18,7 @@ import StratusSQLite
 /// newline and must be ignored:
 /// - `BEGIN <n> <json>` before batch `n` is submitted: `{"saves": {name: {field: value}},
 ///   "deletes": [name]}`, every saved record's complete fields after the batch (values encoded
-///   by ``CrashWriterCommand/canonicalValue(_:_:)``). Every saved record carries `batch = n`.
+///   by `RecordSnapshot.canonicalValue(_:_:)`). Every saved record carries `batch = n`.
 /// - `ACK <n> <json>` once batch `n` was acknowledged (the operation's result block said
 ///   success and every per-record result succeeded): `{"saved": {name: change tag},
 ///   "deleted": [name]}`.
@@ -32,7 +33,7 @@ import StratusSQLite
 /// batch is always visible).
 enum CrashWriterCommand {
     static let name = "crash-writer"
-    static let usage = "crash-writer <store path> <zone> <seed>"
+    static let usage = "crash-writer <sqlite path | lmdb: URL> <zone> <seed>"
 
     /// The container the program writes to; a test reading the store must use the same one.
     static let containerIdentifier = "iCloud.stratus.crash-writer"
@@ -45,13 +46,6 @@ enum CrashWriterCommand {
     /// The program stops by itself (status 0, line `DONE`) after this long, in case the test
     /// that launched it died without killing it.
     static let safetyLimit: TimeInterval = 120
-
-    /// The types of the fields written, by name; ``canonicalValue(_:_:)`` reads each field as
-    /// its type, so that numbers are never confused with each other.
-    enum FieldKind { case int, string, double, bytes, strings }
-    static let fieldKinds: [String: FieldKind] = [
-        "batch": .int, "title": .string, "count": .int, "score": .double, "data": .bytes, "tags": .strings,
-    ]
 
     /// `BEGIN` payload.
     struct Begin: Codable {
@@ -69,40 +63,14 @@ enum CrashWriterCommand {
         guard arguments.count == 3, !arguments[1].isEmpty, let seed = UInt64(arguments[2]) else {
             throw ProbeUsageError(message: "usage: \(usage)")
         }
-        let backend = try SQLiteBackend(configuration: .init(location: .file(path: arguments[0])))
+        let backend = try Probe.openStore(arguments[0])
         let container = CKContainer(identifier: containerIdentifier, backend: backend)
         var writer = Writer(
             database: container.privateCloudDatabase,
             zoneID: CKRecordZone.ID(zoneName: arguments[1], ownerName: CKCurrentUserDefaultName),
-            generator: ProbeGenerator(seed: seed))
+            generator: SeededGenerator(seed: seed))
         try writer.run()
         try backend.close()
-    }
-
-    /// Field `key` of `record` as a string that is equal for equal values: `i:` integers,
-    /// `s:` strings, `d:` the bit pattern of doubles, `b:` base64 bytes, `l:` a JSON array of
-    /// strings, and `?:` for anything else (never written by this program).
-    ///
-    /// `Tests/StratusTestSupport/RecordSnapshot.swift` encodes fields the same way; the two
-    /// must stay in step.
-    static func canonicalValue(_ record: CKRecord, _ key: String) -> String {
-        switch fieldKinds[key] {
-        case .int: if let value: Int64 = record[key] { return "i:\(value)" }
-        case .string: if let value: String = record[key] { return "s:\(value)" }
-        case .double: if let value: Double = record[key] { return "d:\(value.bitPattern)" }
-        case .bytes: if let value: Data = record[key] { return "b:\(value.base64EncodedString())" }
-        case .strings:
-            if let value: [String] = record[key], let json = try? JSONEncoder().encode(value) {
-                return "l:" + String(decoding: json, as: UTF8.self)
-            }
-        case nil: break
-        }
-        return "?:\(String(describing: record[key]))"
-    }
-
-    /// Every field of `record`, encoded by ``canonicalValue(_:_:)``.
-    static func canonicalFields(_ record: CKRecord) -> [String: String] {
-        Dictionary(uniqueKeysWithValues: record.allKeys().map { ($0, canonicalValue(record, $0)) })
     }
 }
 
@@ -110,7 +78,7 @@ enum CrashWriterCommand {
 private struct Writer {
     let database: CKDatabase
     let zoneID: CKRecordZone.ID
-    var generator: ProbeGenerator
+    var generator: SeededGenerator
 
     /// The zone's records as this program saved them (the server's copies), by name.
     var known: [String: CKRecord] = [:]
@@ -121,7 +89,7 @@ private struct Writer {
     /// Names of records this program deleted, some of which it creates again.
     var deletedNames: [String] = []
 
-    init(database: CKDatabase, zoneID: CKRecordZone.ID, generator: ProbeGenerator) {
+    init(database: CKDatabase, zoneID: CKRecordZone.ID, generator: SeededGenerator) {
         self.database = database
         self.zoneID = zoneID
         self.generator = generator
@@ -158,7 +126,7 @@ private struct Writer {
         let (saves, deletes) = plan(batch: number)
         let begin = CrashWriterCommand.Begin(
             saves: Dictionary(
-                uniqueKeysWithValues: saves.map { ($0.recordID.recordName, CrashWriterCommand.canonicalFields($0)) }),
+                uniqueKeysWithValues: saves.map { ($0.recordID.recordName, RecordSnapshot.canonicalFields($0)) }),
             deletes: deletes.map(\.recordName))
         emit("BEGIN \(number) \(json(begin))")
 
@@ -394,21 +362,5 @@ private final class Outcome<T>: @unchecked Sendable {
     func get() throws -> T {
         guard let result = lock.withLock({ result }) else { throw ProbeFailure("the operation reported no result") }
         return try result.get()
-    }
-}
-
-/// SplitMix64, as `SeededGenerator` in `StratusTestSupport` (which the probe does not link):
-/// the same seed gives the same batches.
-struct ProbeGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

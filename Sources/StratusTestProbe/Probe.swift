@@ -1,11 +1,25 @@
 import Foundation
+import StratusBackend
+import StratusLMDB
+import StratusSQLite
 
 /// Shared helpers of the probe's subcommands.
 enum Probe {
     /// One usage line per subcommand.
     static let usages = [
         SQLiteCounterCommand.usage, LMDBCounterCommand.usage, CrashWriterCommand.usage, LongLivedWriterCommand.usage,
+        SyncWriterCommand.usage, LMDBHoldReadCommand.usage,
     ]
+
+    /// Opens the store `store` names: an `lmdb:` URL (options included, such as
+    /// `lmdb:///tmp/x?maxReaders=8`; the directory is created if its parent exists), or else
+    /// the path of a SQLite file.
+    static func openStore(_ store: String) throws -> any DatabaseBackend {
+        if store.hasPrefix("lmdb:") {
+            return try LMDBBackendProvider().makeBackend(for: BackendURL(store))
+        }
+        return try SQLiteBackend(configuration: .init(location: .file(path: store)))
+    }
 
     /// Prints `message` and the usage to standard error and exits with status 2.
     static func exitWithUsage(_ message: String) -> Never {

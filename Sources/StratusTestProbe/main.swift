@@ -21,6 +21,10 @@ do {
         try CrashWriterCommand.run(subcommandArguments)
     case LongLivedWriterCommand.name:
         try LongLivedWriterCommand.run(subcommandArguments)
+    case SyncWriterCommand.name:
+        try SyncWriterCommand.run(subcommandArguments)
+    case LMDBHoldReadCommand.name:
+        try LMDBHoldReadCommand.run(subcommandArguments)
     default:
         Probe.exitWithUsage("unknown subcommand '\(subcommand)'")
     }

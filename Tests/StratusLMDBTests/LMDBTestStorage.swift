@@ -10,9 +10,14 @@ struct LMDBTestStorage {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
-    func open(initialMapSize: Int = 64 << 20, maxMapSize: Int = 1 << 40) throws -> LMDBBackend {
-        try LMDBBackend(configuration: .init(path: path, initialMapSize: initialMapSize, maxMapSize: maxMapSize))
+    func open(initialMapSize: Int = 64 << 20, maxMapSize: Int = 1 << 40, maxReaders: Int = 126) throws -> LMDBBackend {
+        try LMDBBackend(
+            configuration: .init(
+                path: path, initialMapSize: initialMapSize, maxMapSize: maxMapSize, maxReaders: maxReaders))
     }
+
+    /// The environment as an `lmdb:` URL with `options` (for probes, which open it themselves).
+    func url(_ options: String = "") -> String { "lmdb://" + path + (options.isEmpty ? "" : "?" + options) }
 
     func destroy() { try? FileManager.default.removeItem(atPath: path) }
 }

@@ -13,6 +13,11 @@ import Synchronization
 /// thousands of operations, seconds of run time) and not a contract case; each backend's test
 /// target runs it with two handles of its own (`SQLiteSyncTests`, `InMemorySyncTests`).
 ///
+/// Its parts also run apart, for writers in processes of their own: ``write(_:to:)`` (which
+/// `StratusTestProbe sync-writer` runs, each writer with its own
+/// ``Configuration-swift.struct/recordNamePrefix``), ``follow(_:database:until:)`` and
+/// ``compare(_:store:mirrors:saved:)`` (`LMDBMultiProcessSyncTests`).
+///
 /// What it checks:
 /// - every batch of the writer succeeds in full (it is the only writer, so its change tags are
 ///   always current);
@@ -35,6 +40,9 @@ public enum ConcurrentSyncScenario {
         public var zoneNames = ["SyncA", "SyncB"]
         /// The container both clients use.
         public var containerIdentifier = "iCloud.stratus.sync-scenario"
+        /// What every record name the writer creates begins with; writers in several processes
+        /// on one store use different prefixes, so that they never write the same record.
+        public var recordNamePrefix = ""
 
         /// A configuration with `seed` and the defaults.
         public init(seed: UInt64) {
@@ -112,16 +120,12 @@ public enum ConcurrentSyncScenario {
         let writerDone = Atomic<Bool>(false)
         let writerThread = Joinable {
             defer { writerDone.store(true, ordering: .releasing) }
-            var state = WriterState(configuration: configuration, zoneIDs: zoneIDs)
-            let start = Date()
-            state.run(writerDatabase)
-            state.seconds = Date().timeIntervalSince(start)
-            return state
+            return write(configuration, to: writerDatabase)
         }
         let followerThread = Joinable {
             var state = FollowerState(configuration: configuration, zoneIDs: zoneIDs)
             state.follow(followerDatabase) { writerDone.load(ordering: .acquiring) }
-            return state
+            return state.report
         }
         let written = writerThread.join()
         let followed = followerThread.join()
@@ -138,28 +142,112 @@ public enum ConcurrentSyncScenario {
         report.deletionsApplied = followed.deletionsApplied
         report.problems += followed.problems
 
-        // The store, as a nil-token fetch of each zone sees it, must equal the mirror and
-        // what the writer saved.
-        for zoneID in zoneIDs {
-            let full = ZoneChangeFetch.run(writerDatabase, zoneID: zoneID, since: nil)
+        let compared = compare(
+            configuration, store: writerDatabase, mirrors: followed.mirrors, saved: [written.records])
+        report.finalRecords = compared.records
+        report.problems += compared.problems
+        report.seconds = Date().timeIntervalSince(started)
+        return report
+    }
+
+    /// The store, as a `nil`-token fetch of each zone sees it, compared with a follower's
+    /// mirrors and with what the writers saved (zone name → record name → snapshot; writers
+    /// in several processes never save the same record). Returns the number of records in the
+    /// zones and every difference. Blocks the calling thread.
+    public static func compare(
+        _ configuration: Configuration, store database: CKDatabase, mirrors: [String: [String: RecordSnapshot]],
+        saved: [[String: [String: RecordSnapshot]]]
+    ) -> (records: Int, problems: [String]) {
+        var records = 0
+        var problems: [String] = []
+        for zoneName in configuration.zoneNames {
+            let zoneID = CKRecordZone.ID(zoneName: zoneName, ownerName: CKCurrentUserDefaultName)
+            let full = ZoneChangeFetch.run(database, zoneID: zoneID, since: nil)
             if let error = full.error {
-                report.problems.append("zone \(zoneID.zoneName): nil-token fetch failed: \(error)")
+                problems.append("zone \(zoneName): nil-token fetch failed: \(error)")
                 continue
             }
             var store: [String: RecordSnapshot] = [:]
             full.apply(to: &store)
-            report.finalRecords += store.count
-            let mirror = followed.mirrors[zoneID] ?? [:]
-            for line in RecordSnapshot.differences(mirror, expected: store) {
-                report.problems.append("zone \(zoneID.zoneName), follower's mirror vs store: \(line)")
+            records += store.count
+            for line in RecordSnapshot.differences(mirrors[zoneName] ?? [:], expected: store) {
+                problems.append("zone \(zoneName), follower's mirror vs store: \(line)")
             }
-            let saved = (written.records[zoneID] ?? [:]).mapValues(RecordSnapshot.init)
-            for line in RecordSnapshot.differences(store, expected: saved) {
-                report.problems.append("zone \(zoneID.zoneName), store vs writer: \(line)")
+            var expected: [String: RecordSnapshot] = [:]
+            for writer in saved { expected.merge(writer[zoneName] ?? [:]) { first, _ in first } }
+            for line in RecordSnapshot.differences(store, expected: expected) {
+                problems.append("zone \(zoneName), store vs writers: \(line)")
             }
         }
-        report.seconds = Date().timeIntervalSince(started)
+        return (records, problems)
+    }
+
+    /// Creates the configured zones in `database` (blocking); returns a problem, or `nil`.
+    public static func createZones(_ configuration: Configuration, in database: CKDatabase) -> String? {
+        createZones(
+            configuration.zoneNames.map { CKRecordZone.ID(zoneName: $0, ownerName: CKCurrentUserDefaultName) },
+            in: database)
+    }
+
+    /// What one writer did. `StratusTestProbe sync-writer` writes it as JSON, so that a test
+    /// can run writers in processes of their own.
+    public struct WriterReport: Codable, Sendable {
+        /// The writer's batches, creates, modifications and deletions.
+        public var batches = 0, creates = 0, modifications = 0, deletions = 0
+        /// Wall-clock seconds of the writing.
+        public var seconds = 0.0
+        /// Every batch or item that failed, described.
+        public var problems: [String] = []
+        /// The records as last saved (the server's copies): zone name → record name → snapshot.
+        public var records: [String: [String: RecordSnapshot]] = [:]
+    }
+
+    /// Runs the writer on `database`, whose zones exist, blocking the calling thread (call
+    /// it from a thread of your own, not from Swift concurrency's pool).
+    public static func write(_ configuration: Configuration, to database: CKDatabase) -> WriterReport {
+        let zoneIDs = configuration.zoneNames.map { CKRecordZone.ID(zoneName: $0, ownerName: CKCurrentUserDefaultName) }
+        var state = WriterState(configuration: configuration, zoneIDs: zoneIDs)
+        let start = Date()
+        state.run(database)
+        var report = WriterReport(
+            batches: state.batches, creates: state.creates, modifications: state.modifications,
+            deletions: state.deletions, seconds: Date().timeIntervalSince(start), problems: state.problems)
+        for (zoneID, records) in state.records {
+            report.records[zoneID.zoneName] = records.mapValues(RecordSnapshot.init)
+        }
         return report
+    }
+
+    /// What the follower did.
+    public struct FollowerReport: Sendable {
+        /// Fetches while writers were writing, and after.
+        public var fetchesDuringWrites = 0, finalFetches = 0
+        /// Changed records and deletions applied to the mirror.
+        public var changesApplied = 0, deletionsApplied = 0
+        /// Everything that went wrong, described.
+        public var problems: [String] = []
+        /// The mirror: zone name → record name → snapshot.
+        public var mirrors: [String: [String: RecordSnapshot]] = [:]
+    }
+
+    /// Follows the configured zones of `database` (which exist) with one-batch change fetches
+    /// of `resultsLimit` until `writersFinished()` says every writer stopped, then syncs until
+    /// no zone has more; runs on a thread of its own.
+    public static func follow(
+        _ configuration: Configuration, database: CKDatabase,
+        until writersFinished: @escaping @Sendable () -> Bool
+    ) async -> FollowerReport {
+        await withCheckedContinuation { continuation in
+            Thread {
+                var state = FollowerState(
+                    configuration: configuration,
+                    zoneIDs: configuration.zoneNames.map {
+                        CKRecordZone.ID(zoneName: $0, ownerName: CKCurrentUserDefaultName)
+                    })
+                state.follow(database, writerFinished: writersFinished)
+                continuation.resume(returning: state.report)
+            }.start()
+        }
     }
 
     /// Creates the zones; returns a problem, or `nil`.
@@ -228,7 +316,8 @@ private struct WriterState: Sendable {
                     modifications += 1
                 } else {
                     nameCounter += 1
-                    var name = "s\(nameCounter)-\(UInt16.random(in: 0...UInt16.max, using: &generator))"
+                    let suffix = UInt16.random(in: 0...UInt16.max, using: &generator)
+                    var name = "\(configuration.recordNamePrefix)s\(nameCounter)-\(suffix)"
                     if Int.random(in: 0..<4, using: &generator) == 0,
                         let old = deletedNames[zoneID]?.randomElement(using: &generator), zoneRecords[old] == nil,
                         !used.contains(CKRecord.ID(recordName: old, zoneID: zoneID))
@@ -352,6 +441,14 @@ private struct FollowerState: Sendable {
                 }
             }
         }
+    }
+
+    /// What the follower did, mirrors by zone name.
+    var report: ConcurrentSyncScenario.FollowerReport {
+        ConcurrentSyncScenario.FollowerReport(
+            fetchesDuringWrites: fetchesDuringWrites, finalFetches: finalFetches, changesApplied: changesApplied,
+            deletionsApplied: deletionsApplied, problems: problems,
+            mirrors: Dictionary(uniqueKeysWithValues: mirrors.map { ($0.key.zoneName, $0.value) }))
     }
 
     /// Fetches one batch of `zoneID` and applies it; returns whether more is coming. A

@@ -6,9 +6,8 @@ public import Stratus
 ///
 /// Fields are read as the type their name stands for in the randomized system tests (see
 /// ``fieldKinds``), so numbers of different types are never confused with each other.
-/// `Sources/StratusTestProbe/CrashWriterCommand.swift` encodes fields the same way; the two
-/// must stay in step.
-public struct RecordSnapshot: Hashable, Sendable, CustomStringConvertible {
+/// `Sources/StratusTestProbe/CrashWriterCommand.swift` encodes the fields it reports with it.
+public struct RecordSnapshot: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The record's change tag (`""` for none).
     public var changeTag: String
     /// Every field, by name, encoded by ``canonicalValue(_:_:)``.

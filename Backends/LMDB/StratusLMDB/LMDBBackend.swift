@@ -43,14 +43,30 @@ public final class LMDBBackend: DatabaseBackend {
     /// Opens (and creates, if needed) the environment in the existing directory
     /// `configuration.path`.
     ///
+    /// When another handle of this process has the directory open, the two share its
+    /// environment: this handle's `durability` and `maxReaders` must be the ones it was opened
+    /// with, a larger `initialMapSize` grows the map to it, and `maxMapSize` limits the
+    /// growth of writes through this handle.
+    ///
     /// - Throws: ``BackendError``: ``BackendError/Code-swift.struct/unavailable`` when the
     ///   directory does not exist, ``BackendError/Code-swift.struct/corrupted`` when its files
     ///   are not an LMDB environment, ``BackendError/Code-swift.struct/invalidArgument`` for an
-    ///   invalid configuration, and so on.
+    ///   invalid configuration or one the environment open in this process cannot give, and so
+    ///   on.
     public init(configuration: Configuration) throws {
         try configuration.validate()
         self.configuration = configuration
         let environment = try LMDBEnvironments.acquire(path: configuration.path, configuration: configuration)
+        do {
+            // Only a further handle can find the map smaller: LMDB opens with the larger of
+            // the stored and the requested size.
+            while environment.mapSize < configuration.initialMapSize {
+                try environment.resize(configuration.initialMapSize)
+            }
+        } catch {
+            LMDBEnvironments.release(environment)
+            throw error
+        }
         state = Mutex(State(environment: environment))
     }
 
@@ -174,7 +190,12 @@ public final class LMDBBackend: DatabaseBackend {
     /// Begins a transaction inside the environment's gate, adopting a map another process
     /// grew. On return the gate has been entered; the caller exits it after ending the
     /// transaction.
+    ///
+    /// When LMDB's reader table is full, slots left by processes that died inside a read
+    /// transaction are cleared (`mdb_reader_check`) and the transaction begun again, once: a
+    /// long-running process never reopens the environment, where the check also runs.
     private func begin(_ environment: LMDBEnvironment, writable: Bool) throws -> LMDBTransaction {
+        var checkedReaders = false
         while true {
             environment.enter()
             var opened: OpaquePointer?
@@ -183,6 +204,11 @@ public final class LMDBBackend: DatabaseBackend {
                 return LMDBTransaction(environment: environment, txn: txn, writable: writable)
             }
             environment.exit()
+            if rc == MDB_READERS_FULL && !checkedReaders {
+                checkedReaders = true
+                var dead: Int32 = 0
+                if mdb_reader_check(environment.env, &dead) == MDB_SUCCESS && dead > 0 { continue }
+            }
             guard rc == MDB_MAP_RESIZED else {
                 throw LMDBStatus(rc).error(writable ? "begin a write transaction" : "begin a read transaction")
             }

@@ -16,6 +16,9 @@ final class LMDBEnvironment: @unchecked Sendable {
     let env: OpaquePointer
     let dbi: MDB_dbi
     let layout: LMDBKeyLayout
+    /// The configuration of the handle that opened it: its durability and reader table are
+    /// the environment's, which later handles in this process must ask for too.
+    let configuration: LMDBBackend.Configuration
     /// Serializes write transactions and map growth.
     let writeLock = NSLock()
     /// Counts live transactions; see ``enter()`` and ``resize(_:)``.
@@ -51,6 +54,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
         self.env = env
         self.path = path
+        self.configuration = configuration
         layout = LMDBKeyLayout(maxKeySize: Int(mdb_env_get_maxkeysize(env)))
     }
 
@@ -68,6 +72,25 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
         try LMDBStatus.check(mdb_txn_commit(txn), "commit the opening transaction")
         return dbi
+    }
+
+    /// Throws ``BackendError/Code-swift.struct/invalidArgument`` when a further handle asks
+    /// for a durability or a reader table this open environment does not have: both are fixed
+    /// for the `MDB_env` every handle of the process shares, and changing them would change
+    /// the promises made to the handles already open.
+    func checkShareable(with other: LMDBBackend.Configuration) throws {
+        if other.durability != configuration.durability {
+            throw BackendError(
+                .invalidArgument,
+                "LMDB: '\(path)' is already open in this process with durability \(configuration.durability); "
+                    + "another handle on it must ask for the same, not \(other.durability)")
+        }
+        if other.maxReaders != configuration.maxReaders {
+            throw BackendError(
+                .invalidArgument,
+                "LMDB: '\(path)' is already open in this process with maxReaders \(configuration.maxReaders); "
+                    + "another handle on it must ask for the same, not \(other.maxReaders)")
+        }
     }
 
     /// The current map size in bytes.
@@ -137,6 +160,7 @@ enum LMDBEnvironments {
         lock.lock()
         defer { lock.unlock() }
         if let entry = open[key] {
+            try entry.environment.checkShareable(with: configuration)
             open[key] = (entry.environment, entry.handles + 1)
             return entry.environment
         }

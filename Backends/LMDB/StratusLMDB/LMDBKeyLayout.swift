@@ -58,9 +58,14 @@ enum LMDBBucket {
         var value: [UInt8]
     }
 
-    static func encode(_ entries: [Entry]) -> [UInt8] {
+    /// The bucket's value; ``BackendError/Code-swift.struct/invalidArgument`` when it would
+    /// be larger than an LMDB value may be (``LMDBTransaction/maximumValueSize``), and so when
+    /// any of its lengths would not fit its 4-byte field.
+    static func encode(_ entries: [Entry]) throws -> [UInt8] {
+        let size = entries.reduce(0) { $0 + 8 + $1.suffix.count + $1.value.count }
+        try LMDBTransaction.checkValueSize(size, "a long-key bucket")
         var out: [UInt8] = []
-        out.reserveCapacity(entries.reduce(0) { $0 + 8 + $1.suffix.count + $1.value.count })
+        out.reserveCapacity(size)
         for entry in entries {
             appendLength(entry.suffix.count, to: &out)
             out += entry.suffix
@@ -99,6 +104,7 @@ enum LMDBBucket {
         return entries
     }
 
+    /// Appends `length`, which ``encode(_:)`` checked fits 4 bytes.
     private static func appendLength(_ length: Int, to out: inout [UInt8]) {
         let value = UInt32(length)
         out += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]

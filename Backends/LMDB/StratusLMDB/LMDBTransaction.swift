@@ -78,7 +78,7 @@ final class LMDBTransaction: BackendWriteTransaction {
         let stored = layout.storedKey(key)
         guard layout.isLong(key) else { return try putStored(stored, value) }
         let entries = try getStored(stored).map(LMDBBucket.decode) ?? []
-        try putStored(stored, LMDBBucket.encode(LMDBBucket.setting(layout.suffix(of: key), value, in: entries)))
+        try putStored(stored, try LMDBBucket.encode(LMDBBucket.setting(layout.suffix(of: key), value, in: entries)))
     }
 
     func clear(_ key: [UInt8]) throws {
@@ -91,7 +91,7 @@ final class LMDBTransaction: BackendWriteTransaction {
         let entries = try LMDBBucket.decode(bucket)
         let kept = entries.filter { $0.suffix != suffix }
         guard kept.count != entries.count else { return }
-        try kept.isEmpty ? deleteStored(stored) : putStored(stored, LMDBBucket.encode(kept))
+        try kept.isEmpty ? deleteStored(stored) : putStored(stored, try LMDBBucket.encode(kept))
     }
 
     func clearRange(_ range: KeyRange) throws {
@@ -132,7 +132,7 @@ final class LMDBTransaction: BackendWriteTransaction {
             }
             for change in changes {
                 if let entries = change.bucket, !entries.isEmpty {
-                    try putStored(change.stored, LMDBBucket.encode(entries))
+                    try putStored(change.stored, try LMDBBucket.encode(entries))
                 } else {
                     try deleteStored(change.stored)
                 }
@@ -171,7 +171,20 @@ final class LMDBTransaction: BackendWriteTransaction {
         return data.bytes
     }
 
+    /// The largest value LMDB stores (`MAXDATASIZE`, 4 GiB - 1 bytes); larger `mdb_put`s
+    /// fail with `EINVAL`.
+    static let maximumValueSize = Int(UInt32.max)
+
+    /// Throws ``BackendError/Code-swift.struct/invalidArgument`` when `size` bytes of `what`
+    /// are more than ``maximumValueSize``, before anything is written or truncated.
+    static func checkValueSize(_ size: Int, _ what: String) throws {
+        guard size > maximumValueSize else { return }
+        throw BackendError(
+            .invalidArgument, "LMDB: \(what) of \(size) bytes is larger than LMDB's \(maximumValueSize)-byte limit")
+    }
+
     private func putStored(_ stored: [UInt8], _ value: [UInt8]) throws {
+        try Self.checkValueSize(value.count, "a value")
         let txn = try live()
         let rc = stored.withMDBVal { key in
             value.withMDBVal { data in mdb_put(txn, environment.dbi, &key, &data, 0) }
