@@ -19,7 +19,9 @@ protocol BenchmarkTarget: Sendable {
     func openStore(at location: String) throws -> any DatabaseBackend
 
     /// Inserts `rows` values of `valueBytes` bytes in one transaction, then reads each back
-    /// with a point read in one read transaction, through the backend's native API.
+    /// with a point read in one read transaction, through the backend's native API. A backend
+    /// with several ways to do either (PostgreSQL: `COPY` or multi-row `INSERT`s) measures each
+    /// and names them; the fastest is the one the ratios use.
     func rawBaseline(rows: Int, valueBytes: Int, in directory: String) throws -> RawBaseline
 }
 
@@ -40,45 +42,6 @@ enum BenchmarkTargets {
     /// The backend named `name`, or `nil`.
     static func named(_ name: String) -> (any BenchmarkTarget)? {
         all.first { $0.name == name }
-    }
-}
-
-/// The rates of one raw-baseline run.
-struct RawBaseline: Codable, Sendable {
-    /// Rows inserted and read.
-    var rows: Int
-    /// Seconds for the inserts and their commit.
-    var insertSeconds: Double
-    /// Seconds for the point reads.
-    var readSeconds: Double
-    /// Process CPU seconds for the inserts and their commit.
-    var insertCPUSeconds: Double
-    /// Process CPU seconds for the point reads.
-    var readCPUSeconds: Double
-    /// Rows inserted per second.
-    var insertsPerSecond: Double
-    /// Point reads per second.
-    var readsPerSecond: Double
-
-    /// A baseline of `rows` rows with the timings of its inserts and its reads.
-    init(rows: Int, insert: Timing.Sample, read: Timing.Sample) {
-        self.rows = rows
-        insertSeconds = insert.wall
-        readSeconds = read.wall
-        insertCPUSeconds = insert.cpu
-        readCPUSeconds = read.cpu
-        insertsPerSecond = Double(rows) / insert.wall
-        readsPerSecond = Double(rows) / read.wall
-    }
-
-    /// The median of several runs' timings.
-    static func median(of runs: [RawBaseline]) -> RawBaseline {
-        RawBaseline(
-            rows: runs.first?.rows ?? 0,
-            insert: Timing.Sample(
-                wall: Timing.median(runs.map(\.insertSeconds)), cpu: Timing.median(runs.map(\.insertCPUSeconds))),
-            read: Timing.Sample(
-                wall: Timing.median(runs.map(\.readSeconds)), cpu: Timing.median(runs.map(\.readCPUSeconds))))
     }
 }
 
