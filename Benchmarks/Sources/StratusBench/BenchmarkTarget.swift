@@ -37,7 +37,7 @@ struct BenchmarkStore {
 /// The backends the harness knows, by command-line name.
 enum BenchmarkTargets {
     /// Every backend, in the order they run and are reported.
-    static let all: [any BenchmarkTarget] = [SQLiteTarget(), InMemoryTarget()]
+    static let all: [any BenchmarkTarget] = [SQLiteTarget(), LMDBTarget(), InMemoryTarget()]
 
     /// The backend named `name`, or `nil`.
     static func named(_ name: String) -> (any BenchmarkTarget)? {
