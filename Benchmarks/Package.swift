@@ -17,8 +17,9 @@ let package = Package(
         .package(name: "Stratus", path: "..")
     ],
     targets: [
-        // The C APIs of the raw baselines. The root's StratusCSQLite and StratusCLMDB are not
-        // products, so the harness declares its own modules (prefixed, to avoid colliding).
+        // The C APIs of the raw baselines. The root's StratusCSQLite, StratusCLMDB and
+        // StratusCLibPQ are not products, so the harness declares its own modules (prefixed, to
+        // avoid colliding).
         .systemLibrary(
             name: "StratusBenchCSQLite",
             path: "Sources/StratusBenchCSQLite",
@@ -31,16 +32,24 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
+        .systemLibrary(
+            name: "StratusBenchCLibPQ",
+            path: "Sources/StratusBenchCLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         .executableTarget(
             name: "StratusBench",
             dependencies: [
                 "StratusBenchCSQLite",
                 "StratusBenchCLMDB",
+                "StratusBenchCLibPQ",
                 .product(name: "Stratus", package: "Stratus"),
                 .product(name: "StratusBackend", package: "Stratus"),
                 .product(name: "StratusSQLite", package: "Stratus"),
                 .product(name: "StratusInMemory", package: "Stratus"),
                 .product(name: "StratusLMDB", package: "Stratus"),
+                .product(name: "StratusPostgreSQL", package: "Stratus"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

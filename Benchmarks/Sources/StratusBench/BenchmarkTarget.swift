@@ -2,9 +2,9 @@ import StratusBackend
 
 /// A storage backend the harness measures, with the raw baseline of its native API.
 ///
-/// Adding a backend (LMDB, PostgreSQL, …) means one conforming type and one entry in
-/// ``BenchmarkTargets/all``: the CloudKit-level runs are shared, and the raw baseline does the
-/// equivalent inserts and point reads through that backend's own API, in one transaction each.
+/// Adding a backend means one conforming type and one entry in ``BenchmarkTargets/all``: the
+/// CloudKit-level runs are shared, and the raw baseline does the equivalent inserts and point
+/// reads through that backend's own API, in one transaction each.
 protocol BenchmarkTarget: Sendable {
     /// The name used on the command line and in results (`sqlite`, `memory`, …).
     var name: String { get }
@@ -23,6 +23,23 @@ protocol BenchmarkTarget: Sendable {
     /// with several ways to do either (PostgreSQL: `COPY` or multi-row `INSERT`s) measures each
     /// and names them; the fastest is the one the ratios use.
     func rawBaseline(rows: Int, valueBytes: Int, in directory: String) throws -> RawBaseline
+
+    /// Runs `body` with this target ready to make stores, then undoes what it set up: the
+    /// PostgreSQL target starts a private server (or uses the one `settings` names) and creates
+    /// a database of the run's own. The default passes `self`: nothing to set up.
+    func withSession<T>(_ settings: TargetSettings, _ body: (any BenchmarkTarget) throws -> T) throws -> T
+
+    /// The environment a child process needs to join what the session set up (PostgreSQL:
+    /// its server, as `STRATUS_BENCH_POSTGRES_URL`). The default is empty.
+    var childEnvironment: [String: String] { get }
+}
+
+extension BenchmarkTarget {
+    func withSession<T>(_ settings: TargetSettings, _ body: (any BenchmarkTarget) throws -> T) throws -> T {
+        try body(self)
+    }
+
+    var childEnvironment: [String: String] { [:] }
 }
 
 /// A store the harness runs CloudKit operations against.
@@ -37,7 +54,7 @@ struct BenchmarkStore {
 /// The backends the harness knows, by command-line name.
 enum BenchmarkTargets {
     /// Every backend, in the order they run and are reported.
-    static let all: [any BenchmarkTarget] = [SQLiteTarget(), LMDBTarget(), InMemoryTarget()]
+    static let all: [any BenchmarkTarget] = [SQLiteTarget(), LMDBTarget(), PostgreSQLTarget(), InMemoryTarget()]
 
     /// The backend named `name`, or `nil`.
     static func named(_ name: String) -> (any BenchmarkTarget)? {
