@@ -56,11 +56,13 @@ enum DrainRSSChild {
         var delivered = 0
         let seconds = try Timing.seconds { delivered = try workload.fetchChanges(zoneID, since: nil).records }
         let peak = ProcStatus.peakMiB
+        let fileBacked = ProcStatus.fileBackedMiB
         guard delivered == records else {
             throw BenchmarkFailure("drain-rss: delivered \(delivered) of \(records) records")
         }
         let result = DrainRSSResult(
-            records: records, rssBeforeMiB: before, peakMiB: peak, growthMiB: peak - before, drainSeconds: seconds,
+            records: records, rssBeforeMiB: before, peakMiB: peak, growthMiB: peak - before,
+            fileBackedMiBAfter: fileBacked, drainSeconds: seconds,
             peakWasReset: reset, builtInChild: build)
         FileHandle.standardOutput.write(try JSONEncoder().encode(result) + Data("\n".utf8))
     }

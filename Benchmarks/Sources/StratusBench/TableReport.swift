@@ -98,6 +98,11 @@ struct TableReport {
                     measured < Target.peakMiB)
             }
         }
+        for (index, size) in sizes.rssZoneSizes.enumerated() {
+            row("… of it file-mapped after draining \(Format.compact(size)) (RssFile, MiB)") { backend in
+                index < backend.drainRSS.count ? Format.fixed(backend.drainRSS[index].fileBackedMiBAfter, 1) : "–"
+            }
+        }
         row("Whole backend run, set-up included (s)") { Format.fixed($0.totalSeconds, 1) }
 
         let header = ["Measurement"] + backends.map(\.backend)
