@@ -17,22 +17,39 @@ let package = Package(
         .package(name: "Stratus", path: "..")
     ],
     targets: [
-        // The SQLite C API for the raw baseline. The root's StratusCSQLite is not a product,
-        // so the harness declares its own module (prefixed, to avoid colliding with it).
+        // The C APIs of the raw baselines. The root's StratusCSQLite, StratusCLMDB and
+        // StratusCLibPQ are not products, so the harness declares its own modules (prefixed, to
+        // avoid colliding).
         .systemLibrary(
             name: "StratusBenchCSQLite",
             path: "Sources/StratusBenchCSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "StratusBenchCLMDB",
+            path: "Sources/StratusBenchCLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"])]
+        ),
+        .systemLibrary(
+            name: "StratusBenchCLibPQ",
+            path: "Sources/StratusBenchCLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         .executableTarget(
             name: "StratusBench",
             dependencies: [
                 "StratusBenchCSQLite",
+                "StratusBenchCLMDB",
+                "StratusBenchCLibPQ",
                 .product(name: "Stratus", package: "Stratus"),
                 .product(name: "StratusBackend", package: "Stratus"),
                 .product(name: "StratusSQLite", package: "Stratus"),
                 .product(name: "StratusInMemory", package: "Stratus"),
+                .product(name: "StratusLMDB", package: "Stratus"),
+                .product(name: "StratusPostgreSQL", package: "Stratus"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

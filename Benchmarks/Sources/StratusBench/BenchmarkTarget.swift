@@ -2,9 +2,9 @@ import StratusBackend
 
 /// A storage backend the harness measures, with the raw baseline of its native API.
 ///
-/// Adding a backend (LMDB, PostgreSQL, …) means one conforming type and one entry in
-/// ``BenchmarkTargets/all``: the CloudKit-level runs are shared, and the raw baseline does the
-/// equivalent inserts and point reads through that backend's own API, in one transaction each.
+/// Adding a backend means one conforming type and one entry in ``BenchmarkTargets/all``: the
+/// CloudKit-level runs are shared, and the raw baseline does the equivalent inserts and point
+/// reads through that backend's own API, in one transaction each.
 protocol BenchmarkTarget: Sendable {
     /// The name used on the command line and in results (`sqlite`, `memory`, …).
     var name: String { get }
@@ -19,8 +19,27 @@ protocol BenchmarkTarget: Sendable {
     func openStore(at location: String) throws -> any DatabaseBackend
 
     /// Inserts `rows` values of `valueBytes` bytes in one transaction, then reads each back
-    /// with a point read in one read transaction, through the backend's native API.
+    /// with a point read in one read transaction, through the backend's native API. A backend
+    /// with several ways to do either (PostgreSQL: `COPY` or multi-row `INSERT`s) measures each
+    /// and names them; the fastest is the one the ratios use.
     func rawBaseline(rows: Int, valueBytes: Int, in directory: String) throws -> RawBaseline
+
+    /// Runs `body` with this target ready to make stores, then undoes what it set up: the
+    /// PostgreSQL target starts a private server (or uses the one `settings` names) and creates
+    /// a database of the run's own. The default passes `self`: nothing to set up.
+    func withSession<T>(_ settings: TargetSettings, _ body: (any BenchmarkTarget) throws -> T) throws -> T
+
+    /// The environment a child process needs to join what the session set up (PostgreSQL:
+    /// its server, as `STRATUS_BENCH_POSTGRES_URL`). The default is empty.
+    var childEnvironment: [String: String] { get }
+}
+
+extension BenchmarkTarget {
+    func withSession<T>(_ settings: TargetSettings, _ body: (any BenchmarkTarget) throws -> T) throws -> T {
+        try body(self)
+    }
+
+    var childEnvironment: [String: String] { [:] }
 }
 
 /// A store the harness runs CloudKit operations against.
@@ -35,50 +54,11 @@ struct BenchmarkStore {
 /// The backends the harness knows, by command-line name.
 enum BenchmarkTargets {
     /// Every backend, in the order they run and are reported.
-    static let all: [any BenchmarkTarget] = [SQLiteTarget(), InMemoryTarget()]
+    static let all: [any BenchmarkTarget] = [SQLiteTarget(), LMDBTarget(), PostgreSQLTarget(), InMemoryTarget()]
 
     /// The backend named `name`, or `nil`.
     static func named(_ name: String) -> (any BenchmarkTarget)? {
         all.first { $0.name == name }
-    }
-}
-
-/// The rates of one raw-baseline run.
-struct RawBaseline: Codable, Sendable {
-    /// Rows inserted and read.
-    var rows: Int
-    /// Seconds for the inserts and their commit.
-    var insertSeconds: Double
-    /// Seconds for the point reads.
-    var readSeconds: Double
-    /// Process CPU seconds for the inserts and their commit.
-    var insertCPUSeconds: Double
-    /// Process CPU seconds for the point reads.
-    var readCPUSeconds: Double
-    /// Rows inserted per second.
-    var insertsPerSecond: Double
-    /// Point reads per second.
-    var readsPerSecond: Double
-
-    /// A baseline of `rows` rows with the timings of its inserts and its reads.
-    init(rows: Int, insert: Timing.Sample, read: Timing.Sample) {
-        self.rows = rows
-        insertSeconds = insert.wall
-        readSeconds = read.wall
-        insertCPUSeconds = insert.cpu
-        readCPUSeconds = read.cpu
-        insertsPerSecond = Double(rows) / insert.wall
-        readsPerSecond = Double(rows) / read.wall
-    }
-
-    /// The median of several runs' timings.
-    static func median(of runs: [RawBaseline]) -> RawBaseline {
-        RawBaseline(
-            rows: runs.first?.rows ?? 0,
-            insert: Timing.Sample(
-                wall: Timing.median(runs.map(\.insertSeconds)), cpu: Timing.median(runs.map(\.insertCPUSeconds))),
-            read: Timing.Sample(
-                wall: Timing.median(runs.map(\.readSeconds)), cpu: Timing.median(runs.map(\.readCPUSeconds))))
     }
 }
 

@@ -5,7 +5,8 @@ import Stratus
 /// [--store PATH --zone NAME]`.
 ///
 /// With `--store`, it opens the parent's store and drains the zone `NAME`; without, it builds
-/// a zone of `records` records in a new store first. Either way it then resets its peak
+/// a zone of `records` records in a new store first (PostgreSQL: a database of its own on the
+/// server of `STRATUS_BENCH_POSTGRES_URL`, which the parent sets to its own server). Either way it then resets its peak
 /// resident size, drains the zone through `CKFetchRecordZoneChangesOperation`, and prints one
 /// JSON ``DrainRSSResult`` on standard output.
 enum DrainRSSChild {
@@ -18,25 +19,32 @@ enum DrainRSSChild {
         let options = Dictionary(
             stride(from: 2, to: arguments.count - 1, by: 2).map { (arguments[$0], arguments[$0 + 1]) },
             uniquingKeysWith: { _, last in last })
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "stratus-bench-rss-\(UUID().uuidString)"
-        ).path
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-
-        let store: BenchmarkStore
-        let zoneID: CKRecordZone.ID
         if let path = options["--store"], let zone = options["--zone"] {
-            store = BenchmarkStore(backend: try target.openStore(at: path), location: path)
-            zoneID = CKRecordZone.ID(zoneName: zone)
-        } else {
-            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-            store = try target.makeStore(in: scratch)
-            zoneID = CKRecordZone.ID(zoneName: "rss")
+            let store = BenchmarkStore(backend: try target.openStore(at: path), location: path)
+            defer { try? store.backend.close() }
+            try measure(records, zone: CKRecordZone.ID(zoneName: zone), of: store, build: false)
+            return
         }
-        defer { try? store.backend.close() }
+        // The zone is built here, in a new store (in memory, or a server's: the parent passes
+        // what its session set up in the environment).
+        try target.withSession(TargetSettings.fromEnvironment()) { target in
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "stratus-bench-rss-\(UUID().uuidString)"
+            ).path
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            let store = try target.makeStore(in: scratch)
+            defer { try? store.backend.close() }
+            try measure(records, zone: CKRecordZone.ID(zoneName: "rss"), of: store, build: true)
+        }
+    }
+
+    /// Builds the zone when `build` is set, then drains it and prints the result.
+    private static func measure(_ records: Int, zone zoneID: CKRecordZone.ID, of store: BenchmarkStore, build: Bool)
+        throws
+    {
         let workload = Workload(store: store)
-        let built = options["--store"] == nil
-        if built {
+        if build {
             _ = try workload.makeZone(zoneID.zoneName)
             try workload.save(
                 0..<records, type: Workload.itemType, into: zoneID, batchSize: 400, rankModulus: records)
@@ -48,12 +56,14 @@ enum DrainRSSChild {
         var delivered = 0
         let seconds = try Timing.seconds { delivered = try workload.fetchChanges(zoneID, since: nil).records }
         let peak = ProcStatus.peakMiB
+        let fileBacked = ProcStatus.fileBackedMiB
         guard delivered == records else {
             throw BenchmarkFailure("drain-rss: delivered \(delivered) of \(records) records")
         }
         let result = DrainRSSResult(
-            records: records, rssBeforeMiB: before, peakMiB: peak, growthMiB: peak - before, drainSeconds: seconds,
-            peakWasReset: reset, builtInChild: built)
+            records: records, rssBeforeMiB: before, peakMiB: peak, growthMiB: peak - before,
+            fileBackedMiBAfter: fileBacked, drainSeconds: seconds,
+            peakWasReset: reset, builtInChild: build)
         FileHandle.standardOutput.write(try JSONEncoder().encode(result) + Data("\n".utf8))
     }
 }
@@ -76,6 +86,8 @@ struct DrainRSSParent {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            target.childEnvironment, uniquingKeysWith: { _, session in session })
         let output = Pipe()
         process.standardOutput = output
         try process.run()

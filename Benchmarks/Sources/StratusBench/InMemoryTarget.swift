@@ -38,6 +38,8 @@ struct InMemoryTarget: BenchmarkTarget {
         guard bytesRead == rows * valueBytes else {
             throw BackendError(.internal, "in-memory raw baseline: read \(bytesRead) bytes of \(rows * valueBytes)")
         }
-        return RawBaseline(rows: rows, insert: inserting, read: reading)
+        return RawBaseline(
+            rows: rows, insert: inserting, read: reading, insertMethod: "SPI set per key", readMethod: "SPI get per key"
+        )
     }
 }

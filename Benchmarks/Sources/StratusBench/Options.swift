@@ -1,5 +1,5 @@
 /// The command line of a benchmark run:
-/// `stratus-bench [--backends sqlite,memory] [--quick] [--out DIR]`.
+/// `stratus-bench [--backends sqlite,memory] [--quick] [--out DIR] [--postgres-url URL]`.
 struct Options {
     /// The backends to run, in order.
     var targets: [any BenchmarkTarget] = BenchmarkTargets.all
@@ -8,10 +8,14 @@ struct Options {
     /// Where the JSON, the SVG and the Markdown table go (relative to the current directory,
     /// normally the repository root).
     var outputDirectory = "Benchmarks/results"
+    /// What the backends need from outside (the PostgreSQL server): `STRATUS_BENCH_POSTGRES_URL`,
+    /// overridden by `--postgres-url`.
+    var settings = TargetSettings.fromEnvironment()
 
     /// The usage text.
     static let usage = """
-        usage: stratus-bench [--backends \(BenchmarkTargets.all.map(\.name).joined(separator: ","))] [--quick] [--out DIR]
+        usage: stratus-bench [--backends \(BenchmarkTargets.all.map(\.name).joined(separator: ","))] [--quick] [--out DIR] \
+                   [--postgres-url postgresql://user@host:port/database]
                stratus-bench replay <backend> [--records N] [--misses N] [--sets N] [--key-bytes N] [--value-bytes N] \
                    [--record-in-change-log]
                stratus-bench drain-rss <backend> <records> [--store PATH --zone NAME]   (run by the benchmark itself)
@@ -37,6 +41,9 @@ struct Options {
             case "--out":
                 guard let directory = remaining.popFirst() else { throw BenchmarkFailure("--out needs a directory") }
                 outputDirectory = directory
+            case "--postgres-url":
+                guard let url = remaining.popFirst() else { throw BenchmarkFailure("--postgres-url needs a URL") }
+                settings.postgresURL = url
             case "-h", "--help":
                 throw BenchmarkFailure(Options.usage)
             default:

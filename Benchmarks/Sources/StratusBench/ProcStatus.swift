@@ -19,6 +19,10 @@ enum ProcStatus {
     /// Resident memory now, in MiB.
     static var residentMiB: Double { Double(kilobytes("VmRSS") ?? 0) / 1024 }
 
+    /// Resident pages mapped from files now (`RssFile`: the program's code, and the pages of
+    /// a memory-mapped store such as LMDB's), in MiB.
+    static var fileBackedMiB: Double { Double(kilobytes("RssFile") ?? 0) / 1024 }
+
     /// Peak resident memory (the high-water mark), in MiB.
     static var peakMiB: Double { Double(kilobytes("VmHWM") ?? 0) / 1024 }
 

@@ -3,7 +3,8 @@ import Foundation
 /// `stratus-bench replay <backend> [--records N] [--misses N] [--sets N] [--key-bytes N]
 /// [--value-bytes N] [--record-in-change-log]`: replays a storage pattern through the SPI on a
 /// new store and prints saves/s and drained records/s, to price a key-layout change. Without
-/// options it replays the engine's measured footprint.
+/// options it replays the engine's measured footprint. PostgreSQL uses the server of
+/// `STRATUS_BENCH_POSTGRES_URL`, else a private one started for the command.
 enum ReplayCommand {
     /// Runs the command with the arguments after `replay`.
     static func main(_ arguments: [String]) throws {
@@ -38,9 +39,11 @@ enum ReplayCommand {
         ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try target.makeStore(in: directory)
-        defer { try? store.backend.close() }
-        let result = try SPIReplay(pattern: pattern).run(records: records, batchSize: 400, on: store.backend)
+        let result = try target.withSession(TargetSettings.fromEnvironment()) { target in
+            let store = try target.makeStore(in: directory)
+            defer { try? store.backend.close() }
+            return try SPIReplay(pattern: pattern).run(records: records, batchSize: 400, on: store.backend)
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let line = try encoder.encode(ReplayOutput(backend: name, pattern: pattern, result: result))

@@ -105,6 +105,10 @@ struct DrainRSSResult: Codable {
     var peakMiB: Double
     /// `peakMiB - rssBeforeMiB`: what the drain itself added.
     var growthMiB: Double
+    /// Resident file-mapped memory right after the drain (`RssFile`), in MiB: the part of the
+    /// resident size that is the page cache of a memory-mapped store (LMDB), which the kernel
+    /// can drop, rather than the process's own allocations.
+    var fileBackedMiBAfter: Double
     /// Seconds of the drain.
     var drainSeconds: Double
     /// Whether the peak was reset before the drain (`/proc/self/clear_refs`); if not,

@@ -39,7 +39,9 @@ struct SQLiteRawBaseline {
         guard bytesRead == rows * valueBytes else {
             throw Failure(description: "SQLite raw baseline: read \(bytesRead) bytes, expected \(rows * valueBytes)")
         }
-        return RawBaseline(rows: rows, insert: inserting, read: reading)
+        return RawBaseline(
+            rows: rows, insert: inserting, read: reading, insertMethod: "prepared INSERT per row",
+            readMethod: "prepared point SELECT per row")
     }
 
     private func insert(_ db: OpaquePointer, keys: [[UInt8]], values: [[UInt8]]) throws {

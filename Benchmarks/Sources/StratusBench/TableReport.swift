@@ -28,6 +28,12 @@ struct TableReport {
         let sizes = report.sizes
         row("Raw inserts, one txn (rows/s)") { Format.integer($0.raw.insertsPerSecond) }
         row("Raw point reads, one txn (reads/s)") { Format.integer($0.raw.readsPerSecond) }
+        row("… raw insert used for the ratios (the fastest measured)") { $0.raw.insertMethod }
+        row("… raw read used for the ratios (the fastest measured)") { $0.raw.readMethod }
+        if backends.contains(where: { $0.raw.inserts.count > 1 || $0.raw.reads.count > 1 }) {
+            row("… other raw inserts measured (rows/s)") { TableReport.others($0.raw.inserts, $0.raw.insertMethod) }
+            row("… other raw reads measured (reads/s)") { TableReport.others($0.raw.reads, $0.raw.readMethod) }
+        }
         row("Engine's key pattern replayed via the SPI: saves (records/s)") {
             Format.integer($0.spiReplay.savesPerSecond)
         }
@@ -92,6 +98,11 @@ struct TableReport {
                     measured < Target.peakMiB)
             }
         }
+        for (index, size) in sizes.rssZoneSizes.enumerated() {
+            row("… of it file-mapped after draining \(Format.compact(size)) (RssFile, MiB)") { backend in
+                index < backend.drainRSS.count ? Format.fixed(backend.drainRSS[index].fileBackedMiBAfter, 1) : "–"
+            }
+        }
         row("Whole backend run, set-up included (s)") { Format.fixed($0.totalSeconds, 1) }
 
         let header = ["Measurement"] + backends.map(\.backend)
@@ -105,6 +116,12 @@ struct TableReport {
     /// in memory (the data is then resident whatever the drain does).
     static func measuredPeak(_ result: DrainRSSResult) -> Double {
         result.builtInChild ? result.growthMiB : result.peakMiB
+    }
+
+    /// The methods of `methods` other than `used`, with their rates, or "–".
+    static func others(_ methods: [RawBaseline.Method], _ used: String) -> String {
+        let rest = methods.filter { $0.name != used }.map { "\($0.name): \(Format.integer($0.perSecond))" }
+        return rest.isEmpty ? "–" : rest.joined(separator: "; ")
     }
 
     private func verdict(_ text: String, _ met: Bool) -> String {

@@ -18,7 +18,9 @@ func runBenchmarks(_ options: Options) throws {
     var backends: [BackendReport] = []
     for target in options.targets {
         backends.append(
-            try BackendRun(target: target, sizes: sizes, executable: executable, footprint: footprint).run())
+            try target.withSession(options.settings) { target in
+                try BackendRun(target: target, sizes: sizes, executable: executable, footprint: footprint).run()
+            })
     }
     let report = BenchmarkReport(
         machine: machine, date: date, command: CommandLine.arguments.joined(separator: " "),
