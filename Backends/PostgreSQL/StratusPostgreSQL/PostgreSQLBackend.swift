@@ -122,7 +122,9 @@ public final class PostgreSQLBackend: DatabaseBackend {
         var attempt = 0
         while true {
             attempt += 1
+            var lostConnection = false
             let outcome: Result<T, any Error> = try pool.withConnection { connection in
+                defer { lostConnection = connection.isBroken }
                 let state = PostgreSQLTransactionState(connection: connection, schema: schema, begin: begin)
                 do {
                     let result = try work(state)
@@ -138,10 +140,9 @@ public final class PostgreSQLBackend: DatabaseBackend {
                     return .failure(error)
                 }
             }
-            if case .failure(let error) = outcome, error is Retry {
-                pool.discardIdle()
-                continue
-            }
+            // What broke this connection (a restart) most likely broke the idle ones too.
+            if lostConnection { pool.discardIdle() }
+            if case .failure(let error) = outcome, error is Retry { continue }
             return try outcome.get()
         }
     }
