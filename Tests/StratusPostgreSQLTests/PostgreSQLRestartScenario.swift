@@ -7,7 +7,8 @@ import StratusTestSupport
 /// Server restarts under load, on a PostgreSQL server of the scenario's own: three writers share
 /// one container (one backend, a pool of 2 connections) while a follower on a second backend
 /// syncs with change tokens; the server is restarted with `pg_ctl restart -m fast`, `-m fast`,
-/// `-m immediate` (a crash) and `-m fast`, each time after every writer was acknowledged again.
+/// `-m immediate` (a crash) and `-m fast`, each time after every writer was acknowledged five
+/// more times.
 /// Blocking throughout: run it on a test thread.
 enum PostgreSQLRestartScenario {
     struct Report: Sendable, CustomStringConvertible {
@@ -37,6 +38,8 @@ enum PostgreSQLRestartScenario {
 
     static let writers = 3
     static let restartModes = ["fast", "fast", "immediate", "fast"]
+    /// How many more acknowledgements every writer gets before each restart and after the last.
+    static let acknowledgementsBetweenRestarts = 5
     /// How long the writers may go without an acknowledgement, or a thread without finishing,
     /// before the scenario calls it a hang.
     static let hangLimit = Duration.seconds(60)
@@ -133,7 +136,8 @@ enum PostgreSQLRestartScenario {
         }
     }
 
-    /// Waits until every writer was acknowledged twice more (a hang after `hangLimit`).
+    /// Waits until every writer was acknowledged `acknowledgementsBetweenRestarts` more times
+    /// (a hang after `hangLimit`).
     private static func awaitAcknowledgements(
         _ progress: PostgreSQLRestartWriter.Progress, _ report: inout Report
     ) -> Bool {
@@ -141,7 +145,7 @@ enum PostgreSQLRestartScenario {
         let deadline = Date().addingTimeInterval(Double(hangLimit.components.seconds))
         while true {
             let now = progress.acknowledged.withLock { $0 }
-            if zip(now, start).allSatisfy({ $0 >= $1 + 2 }) { return true }
+            if zip(now, start).allSatisfy({ $0 >= $1 + acknowledgementsBetweenRestarts }) { return true }
             if Date() > deadline {
                 report.problems.append(
                     "no progress for \(hangLimit) after \(report.restarts.count) restarts: acknowledged \(start) then \(now)"
