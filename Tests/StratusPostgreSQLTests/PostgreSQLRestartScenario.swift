@@ -89,8 +89,10 @@ enum PostgreSQLRestartScenario {
                 progress.finished.load(ordering: .acquiring) == writers
             }
         }
+        var progressing = true
         for mode in restartModes {
-            guard awaitAcknowledgements(progress, &report) else { break }
+            progressing = awaitAcknowledgements(progress, &report)
+            guard progressing else { break }
             do {
                 try server.restart(immediate: mode == "immediate")
                 report.restarts.append(mode)
@@ -100,7 +102,7 @@ enum PostgreSQLRestartScenario {
             }
         }
         // Every writer is acknowledged again after the last restart: the same backend works.
-        _ = awaitAcknowledgements(progress, &report)
+        if progressing { _ = awaitAcknowledgements(progress, &report) }
         progress.stop.store(true, ordering: .releasing)
 
         var logs: [PostgreSQLRestartWriter.Log] = []
@@ -110,6 +112,10 @@ enum PostgreSQLRestartScenario {
                 return
             }
             logs.append(log)
+            report.acknowledged += log.attempts.filter(\.acknowledged).count
+            report.failed += log.attempts.filter { !$0.acknowledged }.count
+            report.retryable.merge(log.retryable, uniquingKeysWith: +)
+            report.problems += log.problems.map { "writer \(writer): \($0)" }
         }
         guard let followed = followerThread.join(timeout: hangLimit) else {
             report.problems.append("the follower hung: it did not finish in \(hangLimit)")
@@ -123,8 +129,6 @@ enum PostgreSQLRestartScenario {
         let store = try TestClients.store(database, zoneID: zoneID)
         report.records = store.count
         for (writer, log) in logs.enumerated() {
-            report.problems += log.problems.map { "writer \(writer): \($0)" }
-            report.retryable.merge(log.retryable, uniquingKeysWith: +)
             check(log, writer: writer, against: store, &report)
         }
         let written = Set(logs.flatMap { $0.attempts.flatMap(\.values.keys) })
@@ -175,12 +179,7 @@ enum PostgreSQLRestartScenario {
             let names = attempt.values.keys.sorted()
             let states = names.map(stored)
             let applied = states.contains { $0?.attempt == attempt.number }
-            if attempt.acknowledged {
-                report.acknowledged += 1
-            } else {
-                report.failed += 1
-                if applied { report.failedButApplied += 1 }
-            }
+            if !attempt.acknowledged && applied { report.failedButApplied += 1 }
             guard attempt.acknowledged || applied else {
                 // Not applied: none of the records it created may exist.
                 for name in names where name.hasPrefix("w\(writer)-a\(attempt.number)-") && store[name] != nil {
