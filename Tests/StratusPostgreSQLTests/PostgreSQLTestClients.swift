@@ -62,20 +62,26 @@ enum TestClients {
     }
 
     /// A follower: fetches `zoneIDs` with change tokens in small batches until `stop()`, then
-    /// drains them; returns the mirrors and problems. Retryable fetch failures are retried.
+    /// drains them; returns the mirrors, the problems, and how many fetches there were and
+    /// failed retryably (those are retried).
     static func follow(
         _ database: CKDatabase, zoneIDs: [CKRecordZone.ID], resultsLimit: Int = 9, stop: () -> Bool
-    ) -> (mirrors: [CKRecordZone.ID: [String: RecordSnapshot]], problems: [String], fetches: Int) {
+    ) -> (mirrors: [CKRecordZone.ID: [String: RecordSnapshot]], problems: [String], fetches: Int, retried: Int) {
         var mirrors: [CKRecordZone.ID: [String: RecordSnapshot]] = [:]
         var tokens: [CKRecordZone.ID: CKServerChangeToken] = [:]
         var problems: [String] = []
         var fetches = 0
+        var retried = 0
         func once(_ zoneID: CKRecordZone.ID) -> Bool {
             fetches += 1
             let fetch = ZoneChangeFetch.run(
                 database, zoneID: zoneID, since: tokens[zoneID], resultsLimit: resultsLimit, fetchAllChanges: false)
             if let error = fetch.error {
-                if !isRetryable(error) { problems.append("\(zoneID.zoneName): fetch failed: \(error)") }
+                if isRetryable(error) {
+                    retried += 1
+                } else {
+                    problems.append("\(zoneID.zoneName): fetch failed: \(error)")
+                }
                 usleep(2_000)
                 return true
             }
@@ -95,7 +101,7 @@ enum TestClients {
             var rounds = 0
             while once(zoneID) && problems.count < 10 && rounds < 100_000 { rounds += 1 }
         }
-        return (mirrors, problems, fetches)
+        return (mirrors, problems, fetches, retried)
     }
 
     /// Every record of `zoneID`, by a nil-token fetch.
@@ -121,6 +127,17 @@ final class TestThread<T: Sendable>: Sendable {
         }
         thread.stackSize = 4 << 20
         thread.start()
+    }
+
+    /// Waits at most `timeout` for the body, blocking this thread (call it from a test
+    /// thread); `nil` when the body has not finished by then.
+    func join(timeout: Duration) -> T? {
+        let (seconds, attoseconds) = timeout.components
+        let deadline =
+            DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        guard done.wait(timeout: deadline) == .success else { return nil }
+        done.signal()  // later joins and `value()` see it finished too
+        return result.withLock { $0 }
     }
 
     /// Waits for the body, without blocking the cooperative pool.

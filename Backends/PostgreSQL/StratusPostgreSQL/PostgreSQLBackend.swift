@@ -28,8 +28,10 @@ public import StratusBackend
 /// the backend recovers from a server restart without being reopened. A body interrupted by a
 /// lost connection before its `COMMIT` was sent is run again on a new connection (twice at
 /// most); after that, or when the server cannot be reached, it fails with
-/// ``BackendError/Code-swift.struct/unavailable``. A connection lost while the `COMMIT` was on
-/// its way fails with `unavailable` too: the outcome is unknown, and it is never retried here.
+/// ``BackendError/Code-swift.struct/unavailable``. A write whose connection is lost while its
+/// `COMMIT` was on its way fails with `unavailable` too: the outcome is unknown, and it is never
+/// retried here. A read whose connection is lost at its `COMMIT` returns what it read: a
+/// read-only transaction commits nothing, and its reads came whole from one snapshot.
 ///
 /// See `Docs/Backends/PostgreSQL.md`.
 public final class PostgreSQLBackend: DatabaseBackend {
@@ -64,14 +66,27 @@ public final class PostgreSQLBackend: DatabaseBackend {
         try pool.withConnection { try schema.prepare($0) }
     }
 
-    /// Runs `body` over one snapshot of the store.
+    /// Runs `body` over one snapshot of the store. A connection lost before the body's last
+    /// read completed runs the body again on a new connection (twice at most); one lost only
+    /// at the final `COMMIT` does not matter to a read, and the body's result is returned.
     ///
     /// - Throws: what `body` throws, or a ``BackendError``.
     public func read<T>(_ body: (any BackendReadTransaction) throws -> T) throws -> T {
         try run(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { state in
             let transaction = PostgreSQLReadTransaction(state: state)
             let result = try body(transaction)
-            if state.hasBegun { _ = try state.run([], committing: true) }
+            if state.hasBegun {
+                // Whether every read succeeded (a body may have caught a failure).
+                let readsSucceeded = state.failure == nil
+                do {
+                    _ = try state.run([], committing: true)
+                } catch {
+                    // Lost at the COMMIT: a read-only transaction has nothing to commit, and
+                    // everything the body read came whole from its snapshot, so the result
+                    // stands. (The broken connection is closed when it is checked in.)
+                    guard readsSucceeded, state.connection.isBroken else { throw error }
+                }
+            }
             return result
         }
     }
@@ -107,7 +122,9 @@ public final class PostgreSQLBackend: DatabaseBackend {
         var attempt = 0
         while true {
             attempt += 1
+            var lostConnection = false
             let outcome: Result<T, any Error> = try pool.withConnection { connection in
+                defer { lostConnection = connection.isBroken }
                 let state = PostgreSQLTransactionState(connection: connection, schema: schema, begin: begin)
                 do {
                     let result = try work(state)
@@ -123,10 +140,9 @@ public final class PostgreSQLBackend: DatabaseBackend {
                     return .failure(error)
                 }
             }
-            if case .failure(let error) = outcome, error is Retry {
-                pool.discardIdle()
-                continue
-            }
+            // What broke this connection (a restart) most likely broke the idle ones too.
+            if lostConnection { pool.discardIdle() }
+            if case .failure(let error) = outcome, error is Retry { continue }
             return try outcome.get()
         }
     }

@@ -151,7 +151,8 @@ package final class PostgreSQLConnection: @unchecked Sendable {
         let state = result.sqlState
         let code = PostgreSQLErrorMapping.code(for: state)
         return BackendError(
-            code, "PostgreSQL: \(result.primaryMessage ?? "a statement failed") (SQLSTATE \(state ?? "none"))",
+            code,
+            "PostgreSQL: \(result.primaryMessage ?? result.clientMessage ?? "a statement failed") (SQLSTATE \(state ?? "none"))",
             nativeCode: PostgreSQLErrorMapping.nativeCode(state))
     }
 

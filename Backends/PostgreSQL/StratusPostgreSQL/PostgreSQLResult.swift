@@ -29,6 +29,17 @@ package final class PostgreSQLResult {
         return String(cString: field)
     }
 
+    /// libpq's message for an error result, first line only: for a failure detected on the
+    /// client side (the server closed the connection), which has no primary message or
+    /// SQLSTATE, this is the only account of what happened.
+    var clientMessage: String? {
+        guard let message = PQresultErrorMessage(handle) else { return nil }
+        let line = String(cString: message).split(separator: "\n").first.map {
+            $0.trimmingPrefix("ERROR:").trimmingPrefix("FATAL:").drop { $0 == " " }
+        }
+        return line.map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// The number of rows.
     var rowCount: Int { Int(PQntuples(handle)) }
 
