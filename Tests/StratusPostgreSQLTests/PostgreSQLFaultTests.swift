@@ -34,13 +34,19 @@ struct PostgreSQLFaultTests {
         defer { admin.close() }
 
         let writing = Atomic<Bool>(true)
+        // The writer goes on until the killer has terminated enough connections to matter: on a
+        // fast machine 80 batches are written before the first kill lands.
+        let minimumKills = 20
+        let kills = Atomic<Int>(0)
         let writerThread = TestThread {
             () -> (acknowledged: [String: RecordSnapshot], failures: [String], retries: Int) in
             defer { writing.store(false, ordering: .releasing) }
             var acknowledged: [String: RecordSnapshot] = [:]
             var failures: [String] = []
             var retries = 0
-            for batch in 0..<80 {
+            var batch = 0
+            while batch < 80 || (kills.load(ordering: .acquiring) < minimumKills && batch < 5_000) {
+                defer { batch += 1 }
                 let records = (0..<10).map { index in
                     let record = CKRecord(
                         recordType: "Item", recordID: CKRecord.ID(recordName: "b\(batch)-\(index)", zoneID: zoneID))
@@ -69,27 +75,26 @@ struct PostgreSQLFaultTests {
         let followerThread = TestThread {
             TestClients.follow(follower, zoneIDs: [zoneID]) { !writing.load(ordering: .acquiring) }
         }
-        var kills = 0
-        while writing.load(ordering: .acquiring) && kills < 200 {
+        while writing.load(ordering: .acquiring) {
             try await Task.sleep(for: .milliseconds(40))
             let results = try admin.run([
                 PostgreSQLStatement(
                     "SELECT count(pg_terminate_backend(pid))::bigint FROM pg_stat_activity WHERE application_name = $1",
                     [.text(name)])
             ])
-            kills += Int(results[0].integer(row: 0, column: 0) ?? 0)
+            kills.add(Int(results[0].integer(row: 0, column: 0) ?? 0), ordering: .releasing)
         }
         let written = await writerThread.value()
         let followed = await followerThread.value()
         #expect(written.failures.isEmpty, "\(written.failures.prefix(5))")
         #expect(followed.problems.isEmpty, "\(followed.problems.prefix(5))")
-        #expect(kills > 0)
+        #expect(kills.load(ordering: .acquiring) >= minimumKills)
         let store = try TestClients.store(writer, zoneID: zoneID)
         let lost = written.acknowledged.filter { store[$0.key] == nil }
         #expect(lost.isEmpty, "acknowledged but lost: \(lost.keys.sorted().prefix(10))")
         #expect(RecordSnapshot.differences(followed.mirrors[zoneID] ?? [:], expected: store).isEmpty)
         print(
-            "PostgreSQL faults: \(kills) connections terminated, \(written.retries) retried batches, \(store.count) records"
+            "PostgreSQL faults: \(kills.load(ordering: .acquiring)) connections terminated, \(written.retries) retried batches, \(store.count) records"
         )
     }
 }
