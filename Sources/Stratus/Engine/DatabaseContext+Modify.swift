@@ -112,8 +112,8 @@ extension DatabaseContext {
                     request.atomic && CKRecordZone.Capabilities(rawValue: UInt(zone.capabilities)).contains(.atomic)
                 let schemaBefore = schema
 
-                // Every row and tombstone the zone's items touch, in one read: a server backend
-                // answers it in one round trip instead of one per record.
+                // Every pointer the zone's items touch, then the live records, in two reads: a
+                // server backend answers them in two round trips instead of one per record.
                 let prefetched = try prefetch(zone: zone.number, saves: saves, deletes: deletes.map(\.1), txn)
 
                 // Phase 1: decide every item without writing.
@@ -196,7 +196,7 @@ extension DatabaseContext {
                 // Phase 2: write.
                 for plan in planned {
                     let record = try apply(
-                        plan, tombstone: prefetched.tombstones[plan.save.id.recordName] ?? nil, zone: &zone, now: now,
+                        plan, pointer: prefetched.pointers[plan.save.id.recordName], zone: &zone, now: now,
                         assets: assetContents[plan.save.index] ?? [:], schema: &schema, txn)
                     saveResults[plan.save.index] = .success(record)
                 }
@@ -289,28 +289,45 @@ extension DatabaseContext {
         return nil
     }
 
-    /// The stored rows and tombstones of a zone's items, read before any of them is written.
+    /// The pointers and live records of a zone's items, read before any of them is written.
     private struct Prefetched {
-        var rows: [String: [UInt8]?] = [:]
-        var tombstones: [String: [UInt8]?] = [:]
+        /// Every item's pointer (live or deleted), by record name; absent when there is none.
+        var pointers: [String: RecordPointer] = [:]
+        /// The change-log entries of the live records, by record name.
+        var entries: [String: [UInt8]] = [:]
 
         func record(_ name: String) throws -> StoredRecord? {
-            guard let bytes = rows[name] ?? nil else { return nil }
-            return try StoredRecord(decoding: bytes)
+            guard let bytes = entries[name] else { return nil }
+            return try ChangeEntry.liveRecord(bytes)
         }
     }
 
+    /// Two reads for the whole zone (decision 0008): the items' pointers in one `getMany`, then
+    /// the entries of those that are live in a second (none when every item is new).
     private func prefetch(
         zone: Int64, saves: [ModifyRequest.Save], deletes: [CKRecord.ID], _ txn: any BackendReadTransaction
     ) throws -> Prefetched {
-        let rowNames = saves.map(\.id.recordName) + deletes.map(\.recordName)
-        let tombstoneNames = saves.map(\.id.recordName)
-        let values = try txn.getMany(
-            rowNames.map { keys.record(zone, $0) } + tombstoneNames.map { keys.tombstone(zone, $0) })
+        var names: [String] = []
+        names.reserveCapacity(saves.count + deletes.count)
+        for save in saves { names.append(save.id.recordName) }
+        for id in deletes { names.append(id.recordName) }
         var result = Prefetched()
-        for (index, name) in rowNames.enumerated() { result.rows[name] = values[index] }
-        for (index, name) in tombstoneNames.enumerated() {
-            result.tombstones[name] = values[rowNames.count + index]
+        var entryNames: [String] = []
+        var entryKeys: [[UInt8]] = []
+        for (index, bytes) in try txn.getMany(names.map { keys.record(zone, $0) }).enumerated() {
+            guard let bytes else { continue }
+            let pointer = try RecordPointer(decoding: bytes)
+            result.pointers[names[index]] = pointer
+            if pointer.isLive {
+                entryNames.append(names[index])
+                entryKeys.append(keys.change(zone, pointer.position))
+            }
+        }
+        if !entryKeys.isEmpty {
+            for (index, bytes) in try txn.getMany(entryKeys).enumerated() {
+                guard let bytes else { throw EngineError.corruptValue }
+                result.entries[entryNames[index]] = bytes
+            }
         }
         return result
     }
@@ -392,7 +409,7 @@ extension DatabaseContext {
         }
         var parentInBatch: String?
         if let parent, parent.recordName != existing?.parent?.recordName || existing == nil,
-            try txn.get(keys.record(zone.number, parent.recordName)) == nil
+            try loadPointer(zone: zone.number, name: parent.recordName, txn)?.isLive != true
         {
             parentInBatch = parent.recordName
             if !savedNames.contains(parent.recordName) {
@@ -430,7 +447,7 @@ extension DatabaseContext {
 
     /// Writes one planned save: row, change-log entry, indexes, references, assets.
     private func apply(
-        _ plan: PlannedSave, tombstone: [UInt8]?, zone: inout ZoneRow, now: Double, assets: [String: [UInt8]],
+        _ plan: PlannedSave, pointer: RecordPointer?, zone: inout ZoneRow, now: Double, assets: [String: [UInt8]],
         schema: inout SchemaCache, _ txn: any BackendWriteTransaction
     ) throws -> CKRecord {
         let name = plan.save.id.recordName
@@ -450,10 +467,9 @@ extension DatabaseContext {
                     try txn.clear(keys.asset(asset.contentID))
                 }
             }
-        } else if let bytes = tombstone {
-            let tombstone = try Tombstone(decoding: bytes)
-            try txn.clear(keys.change(zone.number, tombstone.position))
-            try txn.clear(keys.tombstone(zone.number, name))
+        } else if let pointer {
+            // The record was deleted: its tombstone entry goes, the pointer is overwritten.
+            try txn.clear(keys.change(zone.number, pointer.position))
         }
         let stored = StoredRecord(
             recordType: plan.save.recordType, position: position,
@@ -461,12 +477,11 @@ extension DatabaseContext {
             creationDate: plan.existing?.creationDate ?? now, modificationDate: now,
             creator: plan.existing?.creatorUserRecordName ?? engine.userRecordName,
             modifier: engine.userRecordName, parent: plan.parent, fields: fields)
-        try txn.set(keys.record(zone.number, name), stored.encoded())
-        try txn.set(keys.change(zone.number, position), ChangeEntry(recordName: name, deletedRecordType: nil).encoded())
         let type = try schema.row(plan.save.recordType, txn)
-        if plan.existing == nil {
-            try txn.set(keys.typeIndex(zone.number, type.number, name), [])
-        }
+        try txn.set(
+            keys.record(zone.number, name),
+            RecordPointer(state: .live, typeNumber: type.number, position: position).encoded())
+        try txn.set(keys.change(zone.number, position), ChangeEntry(recordName: name, record: stored).encoded())
         try updateValueIndexes(zone: zone.number, type: type, name: name, old: plan.existing, new: stored, txn)
         try updateBackReferences(zone: zone.number, name: name, old: plan.existing?.fields, new: fields, txn)
 
@@ -547,16 +562,16 @@ extension DatabaseContext {
             guard deleted.insert(current).inserted else { continue }
             let position = zone.nextPosition
             zone.nextPosition += 1
-            try txn.clear(keys.record(zone.number, current))
+            let type = try schema.existingRow(record.recordType, txn)
             try txn.clear(keys.change(zone.number, record.position))
+            // The pointer stays, deleted: it is the tombstone (decision 0008).
             try txn.set(
-                keys.tombstone(zone.number, current),
-                Tombstone(recordType: record.recordType, position: position).encoded())
+                keys.record(zone.number, current),
+                RecordPointer(state: .deleted, typeNumber: type?.number ?? 0, position: position).encoded())
             try txn.set(
                 keys.change(zone.number, position),
                 ChangeEntry(recordName: current, deletedRecordType: record.recordType).encoded())
-            if let type = try schema.existingRow(record.recordType, txn) {
-                try txn.clear(keys.typeIndex(zone.number, type.number, current))
+            if let type {
                 try updateValueIndexes(zone: zone.number, type: type, name: current, old: record, new: nil, txn)
             }
             try updateBackReferences(zone: zone.number, name: current, old: record.fields, new: nil, txn)

@@ -39,18 +39,17 @@ extension DatabaseContext {
             var zones = [DatabaseContext.defaultZoneNumber]
             zones += try fetchZones(in: txn).map(\.1.number)
             for zone in zones {
-                let typePrefix = keys.typeIndexPrefix(zone, row.number)
+                // The change log carries every record of the zone (decision 0008): one scan.
                 let valuePrefix = keys.valueIndexPrefix(zone, row.number, f.number)
-                var range = typePrefix.range
+                var range = keys.changes(zone)
                 while true {
                     let page = try txn.scan(range, limit: 256)
                     for pair in page {
-                        var reader = OrderedKeyReader(pair.key, from: typePrefix.bytes.count)
-                        let name = try reader.readString()
-                        guard let stored = try loadRecord(zone: zone, name: name, txn),
+                        let entry = try ChangeEntry(decoding: pair.value)
+                        guard let stored = entry.record, stored.recordType == recordType,
                             let encoded = IndexValue.encode(IndexValue.sortValue(of: stored, field: field))
                         else { continue }
-                        try txn.set(valuePrefix.bytes + encoded + OrderedKey().appending(name).bytes, [])
+                        try txn.set(valuePrefix.bytes + encoded + OrderedKey().appending(entry.recordName).bytes, [])
                     }
                     guard let last = page.last, page.count == 256 else { break }
                     range = KeyRange(from: last.key + [0], to: range.upperBound)
@@ -115,13 +114,12 @@ extension DatabaseContext {
             guard let group = next else { break }
             var items: [Item] = []
             for index in scanners.indices {
-                for name in try scanners[index].takeGroup(group, txn) {
-                    let zone = scanners[index].zoneNumber
-                    let zoneID = scanners[index].zoneID
-                    guard let stored = try loadRecord(zone: zone, name: name, txn), try matches(stored, name, zoneID)
-                    else {
-                        continue
-                    }
+                let zone = scanners[index].zoneNumber
+                let zoneID = scanners[index].zoneID
+                let names = try scanners[index].takeGroup(group, txn)
+                let loaded = try loadRecords(names.map { (zone, $0) }, txn)
+                for (name, stored) in zip(names, loaded) {
+                    guard let stored, try matches(stored, name, zoneID) else { continue }
                     let fields = canonical.map { IndexValue.sortValue(of: stored, field: $0) }
                     items.append(
                         Item(

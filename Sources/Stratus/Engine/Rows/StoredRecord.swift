@@ -1,6 +1,6 @@
 import Foundation
 
-/// A record as stored: `DatabaseKeys.record(zone, name)`.
+/// A record as stored, inside its live change-log entry (`ChangeEntry`, decision 0008).
 struct StoredRecord: Sendable {
     var recordType: String
     /// The position of the record's latest change in its zone's change log.
@@ -31,6 +31,12 @@ struct StoredRecord: Sendable {
 
     func encoded() -> [UInt8] {
         var w = ByteWriter(capacity: 256)
+        write(to: &w)
+        return w.bytes
+    }
+
+    /// Appends the record's binary form to `w`.
+    func write(to w: inout ByteWriter) {
         w.write(UInt8(1))
         w.write(recordType)
         w.write(position)
@@ -50,11 +56,15 @@ struct StoredRecord: Sendable {
             w.write(name)
             FieldValueCodec.write(value, to: &w)
         }
-        return w.bytes
     }
 
     init(decoding bytes: [UInt8]) throws {
         var r = ByteReader(bytes)
+        try self.init(reading: &r)
+    }
+
+    /// Reads a record written by `write(to:)`.
+    init(reading r: inout ByteReader) throws {
         guard try r.readByte() == 1 else { throw EngineError.corruptValue }
         recordType = try r.readString()
         position = try r.readInt64()
