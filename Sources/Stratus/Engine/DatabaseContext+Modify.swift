@@ -34,11 +34,24 @@ extension DatabaseContext {
                 "Your request contains \(total) items which is more than the maximum number of items in a single request (\(Validation.maximumItemsPerRequest))"
             )
         }
-        var seen = Set<CKRecord.ID>()
-        for id in request.saves.map(\.id) + request.deletes where !seen.insert(id).inserted {
-            throw CKError.make(
-                .invalidArguments,
-                "You can't save the same record twice: record '\(id.recordName)' appears more than once in one request")
+        // Duplicates are found by record name within each zone (no hashing of ID objects); the
+        // zone groups are the transaction's grouping too.
+        var groups = ZoneGroups()
+        var namesByGroup: [Set<String>] = []
+        var saveGroups: [Int] = []
+        saveGroups.reserveCapacity(request.saves.count)
+        var deleteGroups: [Int] = []
+        deleteGroups.reserveCapacity(request.deletes.count)
+        for (isSave, id) in request.saves.lazy.map({ (true, $0.id) }) + request.deletes.lazy.map({ (false, $0) }) {
+            let group = groups.group(of: id.zoneID)
+            if group == namesByGroup.count { namesByGroup.append(Set(minimumCapacity: total)) }
+            if isSave { saveGroups.append(group) } else { deleteGroups.append(group) }
+            if !namesByGroup[group].insert(id.recordName).inserted {
+                throw CKError.make(
+                    .invalidArguments,
+                    "You can't save the same record twice: record '\(id.recordName)' appears more than once in one request"
+                )
+            }
         }
 
         // Checks that need no store, and asset files read before the transaction.
@@ -79,29 +92,27 @@ extension DatabaseContext {
 
         let now = Date().timeIntervalSinceReferenceDate
         return try engine.write { txn in
-            var saveResults: [Int: Result<CKRecord, CKError>] = [:]
-            var deleteResults: [Int: Result<Void, CKError>] = [:]
+            var saveResults = [Result<CKRecord, CKError>?](repeating: nil, count: request.saves.count)
+            var deleteResults = [Result<Void, CKError>?](repeating: nil, count: request.deletes.count)
             var meta = try loadMeta(txn)
             var schema = SchemaCache(context: self)
 
-            // Group the items by zone, keeping request order.
-            var zoneOrder: [CKRecordZone.ID] = []
-            var savesByZone: [CKRecordZone.ID: [ModifyRequest.Save]] = [:]
-            var deletesByZone: [CKRecordZone.ID: [(Int, CKRecord.ID)]] = [:]
-            for save in request.saves {
-                if savesByZone[save.id.zoneID] == nil && deletesByZone[save.id.zoneID] == nil {
-                    zoneOrder.append(save.id.zoneID)
+            // The items by zone (zones in order of first appearance, items in request order).
+            var savesByGroup = [[ModifyRequest.Save]](repeating: [], count: groups.zones.count)
+            var deletesByGroup = [[(Int, CKRecord.ID)]](repeating: [], count: groups.zones.count)
+            if groups.zones.count == 1 {
+                savesByGroup[0] = request.saves
+                deletesByGroup[0] = Array(request.deletes.enumerated().lazy.map { ($0, $1) })
+            } else {
+                for (save, group) in zip(request.saves, saveGroups) { savesByGroup[group].append(save) }
+                for (index, group) in deleteGroups.enumerated() {
+                    deletesByGroup[group].append((index, request.deletes[index]))
                 }
-                savesByZone[save.id.zoneID, default: []].append(save)
-            }
-            for (index, id) in request.deletes.enumerated() {
-                if savesByZone[id.zoneID] == nil && deletesByZone[id.zoneID] == nil { zoneOrder.append(id.zoneID) }
-                deletesByZone[id.zoneID, default: []].append((index, id))
             }
 
-            for zoneID in zoneOrder {
-                let saves = savesByZone[zoneID] ?? []
-                let deletes = deletesByZone[zoneID] ?? []
+            for (group, zoneID) in groups.zones.enumerated() {
+                let saves = savesByGroup[group]
+                let deletes = deletesByGroup[group]
                 guard var zone = try loadZone(zoneID, txn) else {
                     let error = CKError.make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
                     for save in saves { saveResults[save.index] = .failure(preErrors[.save(save.index)] ?? error) }
@@ -119,7 +130,11 @@ extension DatabaseContext {
                 // Phase 1: decide every item without writing.
                 var failures: [ItemKey: CKError] = [:]
                 var planned: [PlannedSave] = []
-                let savedNames = Set(saves.filter { preErrors[.save($0.index)] == nil }.map(\.id.recordName))
+                planned.reserveCapacity(saves.count)
+                // Only parent checks ask which records this request saves.
+                let savedNames =
+                    saves.contains { $0.system.parent != nil }
+                    ? Set(saves.filter { preErrors[.save($0.index)] == nil }.map(\.id.recordName)) : []
                 for save in saves {
                     if let error = preErrors[.save(save.index)] {
                         failures[.save(save.index)] = error
@@ -135,7 +150,7 @@ extension DatabaseContext {
                         failures[.save(save.index)] = error
                     }
                 }
-                if !atomicZone {
+                if !atomicZone && !failures.isEmpty {
                     // A parent saved in the same request must itself be saved: a child whose
                     // parent failed fails too (along chains), and its schema is taken back.
                     var failedNames = Set(saves.filter { failures[.save($0.index)] != nil }.map(\.id.recordName))
@@ -387,8 +402,8 @@ extension DatabaseContext {
         }
         // An asset fetched from another record gets its own copy of the content (see
         // `storeAssets`), taken from this database or from the asset's local file.
-        let owned = Set((existing?.fields.values.flatMap(\.assets) ?? []).map(\.contentID))
-        for (field, value) in fields {
+        let owned = FieldValue.assetContentIDs(existing?.fields)
+        for (field, value) in fields where value.containsAsset {
             for asset in value.assets where !asset.contentID.isEmpty && !owned.contains(asset.contentID) {
                 let inFile = asset.pendingFile.map { assets[$0.path] != nil } ?? false
                 if !inFile, try txn.get(keys.asset(asset.contentID)) == nil {
@@ -454,17 +469,22 @@ extension DatabaseContext {
         let position = zone.nextPosition
         zone.nextPosition += 1
         var fields = plan.fields
-        // Store new asset contents and point the fields at them.
-        let owned = Set((plan.existing?.fields.values.flatMap(\.assets) ?? []).map(\.contentID))
-        for (key, value) in fields where !value.assets.isEmpty {
-            fields[key] = try storeAssets(value, contents: assets, owned: owned, txn)
+        // Store new asset contents and point the fields at them (records without assets, most
+        // of them, skip this and the clean-up below).
+        if fields.values.contains(where: \.containsAsset) {
+            let owned = FieldValue.assetContentIDs(plan.existing?.fields)
+            for (key, value) in fields where value.containsAsset {
+                fields[key] = try storeAssets(value, contents: assets, owned: owned, txn)
+            }
         }
         if let existing = plan.existing {
             try txn.clear(keys.change(zone.number, existing.position))
-            let kept = Set(fields.values.flatMap(\.assets).map(\.contentID))
-            for (_, value) in existing.fields {
-                for asset in value.assets where !kept.contains(asset.contentID) {
-                    try txn.clear(keys.asset(asset.contentID))
+            if existing.fields.values.contains(where: \.containsAsset) {
+                let kept = FieldValue.assetContentIDs(fields)
+                for (_, value) in existing.fields {
+                    for asset in value.assets where !kept.contains(asset.contentID) {
+                        try txn.clear(keys.asset(asset.contentID))
+                    }
                 }
             }
         } else if let pointer {
@@ -541,6 +561,10 @@ extension DatabaseContext {
         zone: Int64, name: String, old: [String: FieldValue]?, new: [String: FieldValue]?,
         _ txn: any BackendWriteTransaction
     ) throws {
+        guard
+            old?.values.contains(where: \.containsReference) == true
+                || new?.values.contains(where: \.containsReference) == true
+        else { return }
         let oldTargets = Set((old ?? [:]).values.flatMap(\.references).filter { $0.action == 1 }.map(\.recordName))
         let newTargets = Set((new ?? [:]).values.flatMap(\.references).filter { $0.action == 1 }.map(\.recordName))
         for target in oldTargets.subtracting(newTargets) {
@@ -599,6 +623,30 @@ extension DatabaseContext {
 }
 
 extension FieldValue {
+    /// Whether this value is or holds a reference, without building an array.
+    var containsReference: Bool {
+        switch self {
+        case .reference: return true
+        case .list(let items): return items.contains(where: \.containsReference)
+        default: return false
+        }
+    }
+
+    /// Whether this value is or holds an asset, without building an array.
+    var containsAsset: Bool {
+        switch self {
+        case .asset: return true
+        case .list(let items): return items.contains(where: \.containsAsset)
+        default: return false
+        }
+    }
+
+    /// The content IDs of the assets among `fields`.
+    static func assetContentIDs(_ fields: [String: FieldValue]?) -> Set<String> {
+        guard let fields, fields.values.contains(where: \.containsAsset) else { return [] }
+        return Set(fields.values.flatMap(\.assets).map(\.contentID))
+    }
+
     /// The references inside this value.
     var references: [ReferenceValue] {
         switch self {

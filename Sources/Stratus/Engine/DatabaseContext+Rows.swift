@@ -156,7 +156,8 @@ extension DatabaseContext {
         } else {
             state.values = stored.fields
         }
-        for (key, value) in state.values {
+        // Assets point at local cache files; records without any (most) skip the pass.
+        for (key, value) in state.values where value.containsAsset {
             if case .asset(let asset) = value {
                 state.values[key] = .asset(engine.materialize(asset, keys: keys, txn))
             } else if case .list(let items) = value,
