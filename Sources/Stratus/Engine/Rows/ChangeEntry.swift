@@ -26,7 +26,7 @@ struct ChangeEntry: Sendable {
     }
 
     func encoded() -> [UInt8] {
-        var w = ByteWriter(capacity: record == nil ? 32 : 320)
+        var w = ByteWriter(capacity: 16 + recordName.utf8.count + (record?.estimatedEncodedSize ?? 16))
         w.write(recordName)
         w.write(optional: deletedRecordType)
         record?.write(to: &w)

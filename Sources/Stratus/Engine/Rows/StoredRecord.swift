@@ -91,6 +91,15 @@ struct StoredRecord: Sendable {
         self.fields = fields
     }
 
+    /// About the size of `write(to:)`'s output (a little more), so that a writer can be sized
+    /// once: fixed fields, strings, and each field's name and value with room for tags.
+    var estimatedEncodedSize: Int {
+        var size = 64 + recordType.utf8.count + changeTag.utf8.count + creatorUserRecordName.utf8.count
+        size += lastModifiedUserRecordName.utf8.count + (parent == nil ? 0 : 96)
+        for (name, value) in fields { size += name.utf8.count + value.storageSize + 24 }
+        return size
+    }
+
     /// The size that counts toward the 1 MB limit.
     var dataSize: Int { fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.storageSize } }
 }
