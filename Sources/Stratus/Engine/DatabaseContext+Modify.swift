@@ -136,7 +136,7 @@ extension DatabaseContext {
                     saves.contains { $0.system.parent != nil }
                     ? Set(saves.filter { preErrors[.save($0.index)] == nil }.map(\.id.recordName)) : []
                 for save in saves {
-                    if let error = preErrors[.save(save.index)] {
+                    if !preErrors.isEmpty, let error = preErrors[.save(save.index)] {
                         failures[.save(save.index)] = error
                         continue
                     }
@@ -145,7 +145,8 @@ extension DatabaseContext {
                             try plan(
                                 save, existing: try prefetched.record(save.id.recordName), zone: zone,
                                 policy: request.policy, savedNames: savedNames,
-                                assets: assetContents[save.index] ?? [:], schema: &schema, txn))
+                                assets: assetContents.isEmpty ? [:] : assetContents[save.index] ?? [:],
+                                schema: &schema, txn))
                     } catch let error as CKError {
                         failures[.save(save.index)] = error
                     }
@@ -211,8 +212,9 @@ extension DatabaseContext {
                 // Phase 2: write.
                 for plan in planned {
                     let record = try apply(
-                        plan, pointer: prefetched.pointers[plan.save.id.recordName], zone: &zone, now: now,
-                        assets: assetContents[plan.save.index] ?? [:], schema: &schema, txn)
+                        plan, pointer: prefetched.pointer(plan.save.id.recordName), zone: &zone, now: now,
+                        assets: assetContents.isEmpty ? [:] : assetContents[plan.save.index] ?? [:], schema: &schema,
+                        txn)
                     saveResults[plan.save.index] = .success(record)
                 }
                 var deleted = Set<String>()
@@ -311,9 +313,14 @@ extension DatabaseContext {
         /// The change-log entries of the live records, by record name.
         var entries: [String: [UInt8]] = [:]
 
+        // Most saves create records: the empty dictionaries are not even hashed into.
         func record(_ name: String) throws -> StoredRecord? {
-            guard let bytes = entries[name] else { return nil }
+            guard !entries.isEmpty, let bytes = entries[name] else { return nil }
             return try ChangeEntry.liveRecord(bytes)
+        }
+
+        func pointer(_ name: String) -> RecordPointer? {
+            pointers.isEmpty ? nil : pointers[name]
         }
     }
 

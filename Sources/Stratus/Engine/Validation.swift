@@ -13,7 +13,7 @@ enum Validation {
             return "record name '\(name.prefix(40))…' is \(name.utf8.count) characters long; the limit is 255"
         }
         if !isASCII(name) { return "record name '\(name)' must contain only ASCII characters" }
-        if name.hasPrefix("_") { return "record name '\(name)' must not begin with an underscore" }
+        if name.utf8.first == UInt8(ascii: "_") { return "record name '\(name)' must not begin with an underscore" }
         return nil
     }
 
@@ -31,7 +31,7 @@ enum Validation {
         if name.utf8.count > maximumNameLength {
             return "record type '\(name.prefix(40))…' is longer than 255 characters"
         }
-        if name.hasPrefix("_") {
+        if name.utf8.first == UInt8(ascii: "_") {
             return "record type '\(name)' must not begin with an underscore (reserved for system types)"
         }
         guard isIdentifier(name) else {
@@ -43,7 +43,7 @@ enum Validation {
 
     static func fieldNameProblem(_ name: String) -> String? {
         if name.isEmpty { return "field name must not be empty" }
-        if name.hasPrefix("_") {
+        if name.utf8.first == UInt8(ascii: "_") {
             return "field name '\(name)' must not begin with an underscore (reserved for system fields)"
         }
         if name.utf8.count > maximumNameLength {
