@@ -544,4 +544,69 @@ import Testing
         let fetched = try await database.record(for: record.recordID)
         #expect(fetched["n"] as? Int == 4)
     }
+
+    // MARK: The modify path's bookkeeping (S2)
+
+    /// Items of several zones interleaved in one atomic request: each zone is decided on its
+    /// own (an atomic failure in B does not stop A or the default zone), every item gets its
+    /// own result, and the same name may appear once per zone.
+    @Test func aRequestInterleavingZonesIsDecidedZoneByZone() async throws {
+        let database = Kit.makeContainer().privateCloudDatabase
+        let a = try await Kit.makeZone("A", in: database)
+        let b = try await Kit.makeZone("B", in: database)
+        let home = CKRecordZone.ID.default
+        func item(_ name: String, _ zone: CKRecordZone.ID, _ n: any CKRecordValue) -> CKRecord {
+            let record = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: name, zoneID: zone))
+            record["n"] = n
+            return record
+        }
+        try await Kit.save([item("x0", a, 0), item("y0", b, 0)], in: database)
+        try await Kit.save([item("z0", home, 0)], in: database)
+        let saves = [
+            item("x1", a, 1), item("y1", b, 1), item("x2", a, 2), item("z1", home, 1), item("y2", b, "text"),
+            item("same", a, 3), item("same", b, 3),
+        ]
+        // Equal zone IDs that are different objects.
+        let deletes = [
+            CKRecord.ID(recordName: "x0", zoneID: CKRecordZone.ID(zoneName: "A")),
+            CKRecord.ID(recordName: "y0", zoneID: CKRecordZone.ID(zoneName: "B")),
+            CKRecord.ID(recordName: "z0", zoneID: home),
+        ]
+        let op = CKModifyRecordsOperation(recordsToSave: saves, recordIDsToDelete: deletes)
+        op.isAtomic = true
+        let saved = OpsLog<(CKRecord.ID, CKError.Code?)>()
+        let deleted = OpsLog<(CKRecord.ID, CKError.Code?)>()
+        op.perRecordSaveBlock = { id, result in saved.append((id, Kit.code(result))) }
+        op.perRecordDeleteBlock = { id, result in deleted.append((id, Kit.code(result))) }
+        await Kit.run(op, on: database)
+        let saveCodes = Dictionary(saved.all.map { ("\($0.0.zoneID.zoneName)/\($0.0.recordName)", $0.1) }) { x, _ in x }
+        let deleteCodes = Dictionary(deleted.all.map { ("\($0.0.zoneID.zoneName)/\($0.0.recordName)", $0.1) }) { x, _ in
+            x
+        }
+        #expect(saved.all.count == saves.count && deleted.all.count == deletes.count)
+        #expect(saveCodes["A/x1"] == .some(nil) && saveCodes["A/x2"] == .some(nil) && saveCodes["A/same"] == .some(nil))
+        #expect(saveCodes["B/y2"] == .some(.invalidArguments))
+        #expect(saveCodes["B/y1"] == .some(.batchRequestFailed) && saveCodes["B/same"] == .some(.batchRequestFailed))
+        #expect(saveCodes["_defaultZone/z1"] == .some(nil))
+        #expect(deleteCodes["A/x0"] == .some(nil) && deleteCodes["_defaultZone/z0"] == .some(nil))
+        #expect(deleteCodes["B/y0"] == .some(.batchRequestFailed))
+
+        let inA = try await database.records(
+            matching: CKQuery(recordType: "Item", predicate: NSPredicate(value: true)), inZoneWith: a)
+        #expect(inA.matchResults.map(\.0.recordName) == ["same", "x1", "x2"])
+        let inB = try await Self.walk(Self.sorted("Item", by: "n", ascending: true), zoneID: b, limit: 1, in: database)
+        #expect(inB.map(\.recordID.recordName) == ["y0"])
+        let home2 = try await Self.fetched(
+            [CKRecord.ID(recordName: "z0"), CKRecord.ID(recordName: "z1")], in: database)
+        #expect(Set(home2.keys) == ["z1"])
+
+        // The same ID twice (equal zone IDs, different objects), items of another zone between.
+        await #expect {
+            _ = try await database.modifyRecords(
+                saving: [item("w", a, 1), item("w", b, 1)],
+                deleting: [CKRecord.ID(recordName: "w", zoneID: CKRecordZone.ID(zoneName: "A"))], atomically: false)
+        } throws: { error in
+            (error as? CKError)?.code == .invalidArguments
+        }
+    }
 }
