@@ -13,6 +13,7 @@ enum QueryCases {
             tamperedCursorRejected, desiredKeys, stringEqualityAndPrefix, listMembership, tokenSearch,
             distanceRadius, unsupportedPredicates, zonelessPrivateQuerySearchesAllZones,
             zonelessSharedQueryRejected, committedWritesAreVisible, unknownRecordType, sortedSeesLatestState,
+            cursorsOverInterleavedTypesWithChangesBetweenPages,
         ]
     }
 
@@ -781,6 +782,59 @@ enum QueryCases {
         try context.expectEqual(
             byA.flatMap { $0 }.map(\.recordID.recordName), ["d7", "d0", "d2", "d3", "d4", "d6", "d1"],
             "order by a ascending after the changes")
+    }
+
+    static let cursorsOverInterleavedTypesWithChangesBetweenPages = ConformanceCase(
+        "cursors.interleavedTypesWithChangesBetweenPages", invariants: [21, 22, 32],
+        "An unsorted walk of one type among records of other types in the same zone returns each of its records at most once, never a record deleted before its page was read, and every record of the type ahead of the cursor, whatever was deleted, re-created (also as another type) or inserted between pages."
+    ) { context in
+        let db = try context.container().privateCloudDatabase
+        context.step("create zone T and 60 records, every third a Cat, the others Dogs")
+        let zone = try Ops.createZones(db, ["T"], in: context)[0]
+        func name(_ n: Int) -> String { "p" + String(repeating: "0", count: n < 10 ? 1 : 0) + "\(n)" }
+        _ = try Ops.saveAll(
+            db, (0..<60).map { makeRecord(name($0), type: $0 % 3 == 0 ? "Cat" : "Dog", zone: zone, ["n": $0]) },
+            in: context)
+        context.step("read the first page of Cats (4 records)")
+        var page = Ops.query(db, everything("Cat"), zoneID: zone, limit: 4)
+        if let error = page.error {
+            throw context.failure(expected: "the query succeeds", actual: Reads.describe(error))
+        }
+        var names = page.records.map(\.recordID.recordName)
+        try context.expectEqual(names, ["p00", "p03", "p06", "p09"], "first page")
+
+        context.step(
+            "ahead of the cursor: delete Cats p15 and p18 and Dog p20; re-create p18 as a Dog, p20 as a Cat; delete and re-create Cat p30; insert Cat p31x"
+        )
+        let ids = ["p15", "p18", "p20", "p30"].map { CKRecord.ID(recordName: $0, zoneID: zone) }
+        let deleted = Ops.modify(db, delete: ids)
+        try context.expect(deleted.error == nil, "the deletes succeed", actual: Reads.describe(deleted.error))
+        _ = try Ops.saveAll(
+            db,
+            [
+                makeRecord("p18", type: "Dog", zone: zone), makeRecord("p20", type: "Cat", zone: zone),
+                makeRecord("p30", type: "Cat", zone: zone), makeRecord("p31x", type: "Cat", zone: zone),
+            ],
+            in: context)
+        context.step("follow the cursors")
+        var pages = 1
+        while let cursor = page.cursor, pages < 50 {
+            page = Ops.query(db, cursor: cursor, limit: 4)
+            if let error = page.error {
+                throw context.failure(expected: "page \(pages + 1) succeeds", actual: Reads.describe(error))
+            }
+            names += page.records.map(\.recordID.recordName)
+            pages += 1
+        }
+        var expected = stride(from: 0, to: 60, by: 3).map(name).filter { $0 != "p15" && $0 != "p18" }
+        expected += ["p20", "p31x"]
+        try context.expectEqual(names, expected.sorted(), "Cats of the walk, in record-name order")
+        context.step("a type with no record in the zone: no record and no cursor")
+        _ = try Ops.saveAll(db, [makeRecord("bird", type: "Bird", zone: .default)], in: context)
+        let birds = Ops.query(db, everything("Bird"), zoneID: zone, limit: 3)
+        try context.expect(
+            birds.error == nil && birds.records.isEmpty && birds.cursor == nil, "an empty last page",
+            actual: "\(birds.records.count) records, cursor \(birds.cursor != nil), \(Reads.describe(birds.error))")
     }
 
     static let unknownRecordType = ConformanceCase(
