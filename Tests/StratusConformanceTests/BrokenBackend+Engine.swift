@@ -8,8 +8,8 @@ enum EngineKeys {
     /// `[0x03] + (container number) + (scope)`: one tag byte and two 9-byte integers.
     static let databasePrefixLength = 1 + 9 + 9
     static let zoneTag: UInt8 = 0x11
+    static let recordTag: UInt8 = 0x20
     static let changeTag: UInt8 = 0x22
-    static let typeIndexTag: UInt8 = 0x23
     static let valueIndexTag: UInt8 = 0x24
 
     /// The sub-space tag of a database key, if `key` is one.
@@ -19,7 +19,7 @@ enum EngineKeys {
     }
 
     /// Whether a change-log value records a deletion (`ChangeEntry`: varint length, name,
-    /// then 1 and the type for a deletion).
+    /// then 1 and the type for a deletion, 0 and the record for a live one).
     static func isDeletionEntry(_ value: [UInt8]) -> Bool {
         var length = 0
         var shift = 0
@@ -75,8 +75,9 @@ extension BrokenBackend {
         return hooks
     }
 
-    /// Scans of query indexes start at the beginning of the type's (or field's) index, ignoring
-    /// the position a cursor asked to continue from.
+    /// Scans of query walks start at the beginning of the zone's record pointers (unsorted
+    /// queries, decision 0008) or of the field's index, ignoring the position a cursor asked to
+    /// continue from.
     static let ignoresCursorPosition = BrokenBackend(
         "ignores-cursor-position", caughtBy: "cursors.reachEveryMatchOnce"
     ) {
@@ -84,9 +85,9 @@ extension BrokenBackend {
         hooks.scan = { transaction, range, limit, reverse in
             var range = range
             switch EngineKeys.subspace(range.lowerBound) {
-            case EngineKeys.typeIndexTag?:
-                // prefix, tag, zone number, type number
-                range.lowerBound = Array(range.lowerBound.prefix(EngineKeys.databasePrefixLength + 1 + 9 + 9))
+            case EngineKeys.recordTag?:
+                // prefix, tag, zone number
+                range.lowerBound = Array(range.lowerBound.prefix(EngineKeys.databasePrefixLength + 1 + 9))
             case EngineKeys.valueIndexTag?:
                 // prefix, tag, zone number, type number, field number
                 range.lowerBound = Array(range.lowerBound.prefix(EngineKeys.databasePrefixLength + 1 + 9 + 9 + 9))

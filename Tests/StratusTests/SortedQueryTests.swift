@@ -105,6 +105,34 @@ import Testing
         #expect(names == ["e5", "e4", "e3", "e2", "e1", "e0"])
     }
 
+    /// Index entries point at the record's change-log position (decision 0008): a change that
+    /// keeps the sorted value moves the record, and the next sorted query must see its latest
+    /// state; a deleted record leaves the index.
+    @Test func recordsChangedOrDeletedAfterTheIndexWasBuiltAreSeenInTheirLatestState() async throws {
+        let database = OpsTestKit.makeContainer().privateCloudDatabase
+        let zone = try await OpsTestKit.makeZone("Z", in: database)
+        var records: [CKRecord] = []
+        for n in 0..<6 {
+            let record = CKRecord(recordType: "Task", recordID: CKRecord.ID(recordName: "t\(n)", zoneID: zone))
+            record["rank"] = n
+            record["note"] = "v1"
+            records.append(record)
+        }
+        let saved = try await OpsTestKit.save(records, in: database)
+        let query = CKQuery(recordType: "Task", predicate: NSPredicate(value: true))
+        query.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: true)]
+        #expect(try await walk(query, zoneID: zone, limit: 4, in: database).count == 6)
+        // Same rank, new note: the record moves in the change log, not in the index's order.
+        saved[2]["note"] = "v2"
+        // New rank: the record moves in the index too.
+        saved[4]["rank"] = -1
+        _ = try await OpsTestKit.save([saved[2], saved[4]], in: database)
+        _ = try await database.modifyRecords(saving: [], deleting: [saved[0].recordID])
+        let walked = try await walk(query, zoneID: zone, limit: 4, in: database)
+        #expect(walked.map(\.recordID.recordName) == ["t4", "t1", "t2", "t3", "t5"])
+        #expect(walked.map { $0["note"] as? String } == ["v1", "v1", "v2", "v1", "v1"])
+    }
+
     @Test func sortingByAnUnsortableFieldIsRejected() async throws {
         let database = OpsTestKit.makeContainer().privateCloudDatabase
         let zone = try await OpsTestKit.makeZone("Z", in: database)

@@ -6,9 +6,9 @@ import StratusBackend
 /// splits a gap to the raw baseline into the key layout's share and the CloudKit layer's;
 /// replaying variants (`stratus-bench replay`) prices a layout change before anyone makes it.
 ///
-/// Per saved record: `misses` point reads of absent keys (existence and tombstone probes,
-/// read with one `getMany` call per batch, as the engine does), then `sets` writes — the
-/// record's value, its change-log entry, and empty index entries — in write transactions of
+/// Per saved record: `misses` point reads of absent keys (the existence probes, read with one
+/// `getMany` call per batch, as the engine does), then `sets` writes — the record's key, its
+/// change-log entry (one of the two holds the record), and empty index entries — in write transactions of
 /// `batchSize` records. Per drained record: one change-log entry from a range scan and, unless
 /// the change log carries the record itself, one point read of the record, `batchSize` records
 /// per read transaction. Per-batch rows (zone, meta: a handful of calls per batch) are left out.
@@ -27,13 +27,15 @@ struct SPIReplay {
         /// scan, with no point reads) instead of the record's key holding it.
         var recordInChangeLog: Bool
 
-        /// The pattern of the engine as measured by `footprint`.
+        /// The pattern of the engine as measured by `footprint`. A drain without point reads
+        /// means the change log carries the records (store format 2, decision 0008); the
+        /// record key then holds a small pointer, which this replay writes as 8 bytes.
         init(footprint: EngineFootprint) {
             misses = Int(footprint.perRecord(footprint.save.getMisses).rounded())
             sets = Int(footprint.perRecord(footprint.save.sets).rounded())
             keyBytes = footprint.keyBytesPerSet
             valueBytes = footprint.valueBytesPerRecord
-            recordInChangeLog = false
+            recordInChangeLog = footprint.perRecord(footprint.drain.gets) < 0.5
         }
     }
 

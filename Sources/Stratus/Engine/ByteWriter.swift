@@ -31,9 +31,10 @@ struct ByteWriter {
     }
 
     mutating func write(_ value: String) {
-        let utf8 = Array(value.utf8)
-        writeVarint(utf8.count)
-        bytes.append(contentsOf: utf8)
+        // No intermediate array: a native string's UTF-8 count is known without a walk.
+        writeVarint(value.utf8.count)
+        let copied: Void? = value.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+        if copied == nil { bytes.append(contentsOf: value.utf8) }
     }
 
     mutating func write(bytes value: some Collection<UInt8>) {

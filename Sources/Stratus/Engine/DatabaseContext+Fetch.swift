@@ -30,7 +30,11 @@ extension DatabaseContext {
         let unique = ids.filter { seen.insert($0).inserted }
         return try engine.read { txn in
             var zones: [CKRecordZone.ID: ZoneRow?] = [:]
-            return try unique.map { id in
+            var zoneRows: [ZoneRow?] = []
+            zoneRows.reserveCapacity(unique.count)
+            var lookups: [(zone: Int64, name: String)] = []
+            lookups.reserveCapacity(unique.count)
+            for id in unique {
                 let zoneRow: ZoneRow?
                 if let cached = zones[id.zoneID] {
                     zoneRow = cached
@@ -38,10 +42,16 @@ extension DatabaseContext {
                     zoneRow = try loadZone(id.zoneID, txn)
                     zones[id.zoneID] = zoneRow
                 }
-                guard let zone = zoneRow else {
+                zoneRows.append(zoneRow)
+                if let zoneRow { lookups.append((zoneRow.number, id.recordName)) }
+            }
+            // Two reads for the whole request: the pointers, then the entries (decision 0008).
+            var records = try loadRecords(lookups, txn).makeIterator()
+            return zip(unique, zoneRows).map { id, zoneRow in
+                guard zoneRow != nil else {
                     return (id, .failure(.make(.zoneNotFound, "Zone '\(id.zoneID.zoneName)' does not exist")))
                 }
-                guard let stored = try loadRecord(zone: zone.number, name: id.recordName, txn) else {
+                guard let stored = records.next() ?? nil else {
                     return (id, .failure(.make(.unknownItem, "Record '\(id.recordName)' does not exist")))
                 }
                 return (id, .success(makeRecord(stored, id: id, desiredKeys: desiredKeys, txn)))

@@ -34,11 +34,24 @@ extension DatabaseContext {
                 "Your request contains \(total) items which is more than the maximum number of items in a single request (\(Validation.maximumItemsPerRequest))"
             )
         }
-        var seen = Set<CKRecord.ID>()
-        for id in request.saves.map(\.id) + request.deletes where !seen.insert(id).inserted {
-            throw CKError.make(
-                .invalidArguments,
-                "You can't save the same record twice: record '\(id.recordName)' appears more than once in one request")
+        // Duplicates are found by record name within each zone (no hashing of ID objects); the
+        // zone groups are the transaction's grouping too.
+        var groups = ZoneGroups()
+        var namesByGroup: [Set<String>] = []
+        var saveGroups: [Int] = []
+        saveGroups.reserveCapacity(request.saves.count)
+        var deleteGroups: [Int] = []
+        deleteGroups.reserveCapacity(request.deletes.count)
+        for (isSave, id) in request.saves.lazy.map({ (true, $0.id) }) + request.deletes.lazy.map({ (false, $0) }) {
+            let group = groups.group(of: id.zoneID)
+            if group == namesByGroup.count { namesByGroup.append(Set(minimumCapacity: total)) }
+            if isSave { saveGroups.append(group) } else { deleteGroups.append(group) }
+            if !namesByGroup[group].insert(id.recordName).inserted {
+                throw CKError.make(
+                    .invalidArguments,
+                    "You can't save the same record twice: record '\(id.recordName)' appears more than once in one request"
+                )
+            }
         }
 
         // Checks that need no store, and asset files read before the transaction.
@@ -79,29 +92,27 @@ extension DatabaseContext {
 
         let now = Date().timeIntervalSinceReferenceDate
         return try engine.write { txn in
-            var saveResults: [Int: Result<CKRecord, CKError>] = [:]
-            var deleteResults: [Int: Result<Void, CKError>] = [:]
+            var saveResults = [Result<CKRecord, CKError>?](repeating: nil, count: request.saves.count)
+            var deleteResults = [Result<Void, CKError>?](repeating: nil, count: request.deletes.count)
             var meta = try loadMeta(txn)
             var schema = SchemaCache(context: self)
 
-            // Group the items by zone, keeping request order.
-            var zoneOrder: [CKRecordZone.ID] = []
-            var savesByZone: [CKRecordZone.ID: [ModifyRequest.Save]] = [:]
-            var deletesByZone: [CKRecordZone.ID: [(Int, CKRecord.ID)]] = [:]
-            for save in request.saves {
-                if savesByZone[save.id.zoneID] == nil && deletesByZone[save.id.zoneID] == nil {
-                    zoneOrder.append(save.id.zoneID)
+            // The items by zone (zones in order of first appearance, items in request order).
+            var savesByGroup = [[ModifyRequest.Save]](repeating: [], count: groups.zones.count)
+            var deletesByGroup = [[(Int, CKRecord.ID)]](repeating: [], count: groups.zones.count)
+            if groups.zones.count == 1 {
+                savesByGroup[0] = request.saves
+                deletesByGroup[0] = Array(request.deletes.enumerated().lazy.map { ($0, $1) })
+            } else {
+                for (save, group) in zip(request.saves, saveGroups) { savesByGroup[group].append(save) }
+                for (index, group) in deleteGroups.enumerated() {
+                    deletesByGroup[group].append((index, request.deletes[index]))
                 }
-                savesByZone[save.id.zoneID, default: []].append(save)
-            }
-            for (index, id) in request.deletes.enumerated() {
-                if savesByZone[id.zoneID] == nil && deletesByZone[id.zoneID] == nil { zoneOrder.append(id.zoneID) }
-                deletesByZone[id.zoneID, default: []].append((index, id))
             }
 
-            for zoneID in zoneOrder {
-                let saves = savesByZone[zoneID] ?? []
-                let deletes = deletesByZone[zoneID] ?? []
+            for (group, zoneID) in groups.zones.enumerated() {
+                let saves = savesByGroup[group]
+                let deletes = deletesByGroup[group]
                 guard var zone = try loadZone(zoneID, txn) else {
                     let error = CKError.make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
                     for save in saves { saveResults[save.index] = .failure(preErrors[.save(save.index)] ?? error) }
@@ -112,16 +123,20 @@ extension DatabaseContext {
                     request.atomic && CKRecordZone.Capabilities(rawValue: UInt(zone.capabilities)).contains(.atomic)
                 let schemaBefore = schema
 
-                // Every row and tombstone the zone's items touch, in one read: a server backend
-                // answers it in one round trip instead of one per record.
+                // Every pointer the zone's items touch, then the live records, in two reads: a
+                // server backend answers them in two round trips instead of one per record.
                 let prefetched = try prefetch(zone: zone.number, saves: saves, deletes: deletes.map(\.1), txn)
 
                 // Phase 1: decide every item without writing.
                 var failures: [ItemKey: CKError] = [:]
                 var planned: [PlannedSave] = []
-                let savedNames = Set(saves.filter { preErrors[.save($0.index)] == nil }.map(\.id.recordName))
+                planned.reserveCapacity(saves.count)
+                // Only parent checks ask which records this request saves.
+                let savedNames =
+                    saves.contains { $0.system.parent != nil }
+                    ? Set(saves.filter { preErrors[.save($0.index)] == nil }.map(\.id.recordName)) : []
                 for save in saves {
-                    if let error = preErrors[.save(save.index)] {
+                    if !preErrors.isEmpty, let error = preErrors[.save(save.index)] {
                         failures[.save(save.index)] = error
                         continue
                     }
@@ -130,12 +145,13 @@ extension DatabaseContext {
                             try plan(
                                 save, existing: try prefetched.record(save.id.recordName), zone: zone,
                                 policy: request.policy, savedNames: savedNames,
-                                assets: assetContents[save.index] ?? [:], schema: &schema, txn))
+                                assets: assetContents.isEmpty ? [:] : assetContents[save.index] ?? [:],
+                                schema: &schema, txn))
                     } catch let error as CKError {
                         failures[.save(save.index)] = error
                     }
                 }
-                if !atomicZone {
+                if !atomicZone && !failures.isEmpty {
                     // A parent saved in the same request must itself be saved: a child whose
                     // parent failed fails too (along chains), and its schema is taken back.
                     var failedNames = Set(saves.filter { failures[.save($0.index)] != nil }.map(\.id.recordName))
@@ -196,8 +212,9 @@ extension DatabaseContext {
                 // Phase 2: write.
                 for plan in planned {
                     let record = try apply(
-                        plan, tombstone: prefetched.tombstones[plan.save.id.recordName] ?? nil, zone: &zone, now: now,
-                        assets: assetContents[plan.save.index] ?? [:], schema: &schema, txn)
+                        plan, pointer: prefetched.pointer(plan.save.id.recordName), zone: &zone, now: now,
+                        assets: assetContents.isEmpty ? [:] : assetContents[plan.save.index] ?? [:], schema: &schema,
+                        txn)
                     saveResults[plan.save.index] = .success(record)
                 }
                 var deleted = Set<String>()
@@ -289,28 +306,50 @@ extension DatabaseContext {
         return nil
     }
 
-    /// The stored rows and tombstones of a zone's items, read before any of them is written.
+    /// The pointers and live records of a zone's items, read before any of them is written.
     private struct Prefetched {
-        var rows: [String: [UInt8]?] = [:]
-        var tombstones: [String: [UInt8]?] = [:]
+        /// Every item's pointer (live or deleted), by record name; absent when there is none.
+        var pointers: [String: RecordPointer] = [:]
+        /// The change-log entries of the live records, by record name.
+        var entries: [String: [UInt8]] = [:]
 
+        // Most saves create records: the empty dictionaries are not even hashed into.
         func record(_ name: String) throws -> StoredRecord? {
-            guard let bytes = rows[name] ?? nil else { return nil }
-            return try StoredRecord(decoding: bytes)
+            guard !entries.isEmpty, let bytes = entries[name] else { return nil }
+            return try ChangeEntry.liveRecord(bytes)
+        }
+
+        func pointer(_ name: String) -> RecordPointer? {
+            pointers.isEmpty ? nil : pointers[name]
         }
     }
 
+    /// Two reads for the whole zone (decision 0008): the items' pointers in one `getMany`, then
+    /// the entries of those that are live in a second (none when every item is new).
     private func prefetch(
         zone: Int64, saves: [ModifyRequest.Save], deletes: [CKRecord.ID], _ txn: any BackendReadTransaction
     ) throws -> Prefetched {
-        let rowNames = saves.map(\.id.recordName) + deletes.map(\.recordName)
-        let tombstoneNames = saves.map(\.id.recordName)
-        let values = try txn.getMany(
-            rowNames.map { keys.record(zone, $0) } + tombstoneNames.map { keys.tombstone(zone, $0) })
+        var names: [String] = []
+        names.reserveCapacity(saves.count + deletes.count)
+        for save in saves { names.append(save.id.recordName) }
+        for id in deletes { names.append(id.recordName) }
         var result = Prefetched()
-        for (index, name) in rowNames.enumerated() { result.rows[name] = values[index] }
-        for (index, name) in tombstoneNames.enumerated() {
-            result.tombstones[name] = values[rowNames.count + index]
+        var entryNames: [String] = []
+        var entryKeys: [[UInt8]] = []
+        for (index, bytes) in try txn.getMany(names.map { keys.record(zone, $0) }).enumerated() {
+            guard let bytes else { continue }
+            let pointer = try RecordPointer(decoding: bytes)
+            result.pointers[names[index]] = pointer
+            if pointer.isLive {
+                entryNames.append(names[index])
+                entryKeys.append(keys.change(zone, pointer.position))
+            }
+        }
+        if !entryKeys.isEmpty {
+            for (index, bytes) in try txn.getMany(entryKeys).enumerated() {
+                guard let bytes else { throw EngineError.corruptValue }
+                result.entries[entryNames[index]] = bytes
+            }
         }
         return result
     }
@@ -370,8 +409,8 @@ extension DatabaseContext {
         }
         // An asset fetched from another record gets its own copy of the content (see
         // `storeAssets`), taken from this database or from the asset's local file.
-        let owned = Set((existing?.fields.values.flatMap(\.assets) ?? []).map(\.contentID))
-        for (field, value) in fields {
+        let owned = FieldValue.assetContentIDs(existing?.fields)
+        for (field, value) in fields where value.containsAsset {
             for asset in value.assets where !asset.contentID.isEmpty && !owned.contains(asset.contentID) {
                 let inFile = asset.pendingFile.map { assets[$0.path] != nil } ?? false
                 if !inFile, try txn.get(keys.asset(asset.contentID)) == nil {
@@ -392,7 +431,7 @@ extension DatabaseContext {
         }
         var parentInBatch: String?
         if let parent, parent.recordName != existing?.parent?.recordName || existing == nil,
-            try txn.get(keys.record(zone.number, parent.recordName)) == nil
+            try loadPointer(zone: zone.number, name: parent.recordName, txn)?.isLive != true
         {
             parentInBatch = parent.recordName
             if !savedNames.contains(parent.recordName) {
@@ -430,30 +469,34 @@ extension DatabaseContext {
 
     /// Writes one planned save: row, change-log entry, indexes, references, assets.
     private func apply(
-        _ plan: PlannedSave, tombstone: [UInt8]?, zone: inout ZoneRow, now: Double, assets: [String: [UInt8]],
+        _ plan: PlannedSave, pointer: RecordPointer?, zone: inout ZoneRow, now: Double, assets: [String: [UInt8]],
         schema: inout SchemaCache, _ txn: any BackendWriteTransaction
     ) throws -> CKRecord {
         let name = plan.save.id.recordName
         let position = zone.nextPosition
         zone.nextPosition += 1
         var fields = plan.fields
-        // Store new asset contents and point the fields at them.
-        let owned = Set((plan.existing?.fields.values.flatMap(\.assets) ?? []).map(\.contentID))
-        for (key, value) in fields where !value.assets.isEmpty {
-            fields[key] = try storeAssets(value, contents: assets, owned: owned, txn)
+        // Store new asset contents and point the fields at them (records without assets, most
+        // of them, skip this and the clean-up below).
+        if fields.values.contains(where: \.containsAsset) {
+            let owned = FieldValue.assetContentIDs(plan.existing?.fields)
+            for (key, value) in fields where value.containsAsset {
+                fields[key] = try storeAssets(value, contents: assets, owned: owned, txn)
+            }
         }
         if let existing = plan.existing {
             try txn.clear(keys.change(zone.number, existing.position))
-            let kept = Set(fields.values.flatMap(\.assets).map(\.contentID))
-            for (_, value) in existing.fields {
-                for asset in value.assets where !kept.contains(asset.contentID) {
-                    try txn.clear(keys.asset(asset.contentID))
+            if existing.fields.values.contains(where: \.containsAsset) {
+                let kept = FieldValue.assetContentIDs(fields)
+                for (_, value) in existing.fields {
+                    for asset in value.assets where !kept.contains(asset.contentID) {
+                        try txn.clear(keys.asset(asset.contentID))
+                    }
                 }
             }
-        } else if let bytes = tombstone {
-            let tombstone = try Tombstone(decoding: bytes)
-            try txn.clear(keys.change(zone.number, tombstone.position))
-            try txn.clear(keys.tombstone(zone.number, name))
+        } else if let pointer {
+            // The record was deleted: its tombstone entry goes, the pointer is overwritten.
+            try txn.clear(keys.change(zone.number, pointer.position))
         }
         let stored = StoredRecord(
             recordType: plan.save.recordType, position: position,
@@ -461,12 +504,11 @@ extension DatabaseContext {
             creationDate: plan.existing?.creationDate ?? now, modificationDate: now,
             creator: plan.existing?.creatorUserRecordName ?? engine.userRecordName,
             modifier: engine.userRecordName, parent: plan.parent, fields: fields)
-        try txn.set(keys.record(zone.number, name), stored.encoded())
-        try txn.set(keys.change(zone.number, position), ChangeEntry(recordName: name, deletedRecordType: nil).encoded())
         let type = try schema.row(plan.save.recordType, txn)
-        if plan.existing == nil {
-            try txn.set(keys.typeIndex(zone.number, type.number, name), [])
-        }
+        try txn.set(
+            keys.record(zone.number, name),
+            RecordPointer(state: .live, typeNumber: type.number, position: position).encoded())
+        try txn.set(keys.change(zone.number, position), ChangeEntry(recordName: name, record: stored).encoded())
         try updateValueIndexes(zone: zone.number, type: type, name: name, old: plan.existing, new: stored, txn)
         try updateBackReferences(zone: zone.number, name: name, old: plan.existing?.fields, new: fields, txn)
 
@@ -508,6 +550,9 @@ extension DatabaseContext {
         }
     }
 
+    /// Moves the record's entries in the value indexes of its type from `old` to `new`. An
+    /// entry's value is the position of the record's change-log entry (decision 0008), so it
+    /// is rewritten on every change, even when the indexed value stays.
     func updateValueIndexes(
         zone: Int64, type: RecordTypeRow, name: String, old: StoredRecord?, new: StoredRecord?,
         _ txn: any BackendWriteTransaction
@@ -516,9 +561,14 @@ extension DatabaseContext {
             let prefix = keys.valueIndexPrefix(zone, type.number, field.number)
             let oldKey = old.flatMap { IndexValue.encode(IndexValue.sortValue(of: $0, field: fieldName)) }
             let newKey = new.flatMap { IndexValue.encode(IndexValue.sortValue(of: $0, field: fieldName)) }
-            if oldKey == newKey { continue }
-            if let oldKey { try txn.clear(prefix.bytes + oldKey + OrderedKey().appending(name).bytes) }
-            if let newKey { try txn.set(prefix.bytes + newKey + OrderedKey().appending(name).bytes, []) }
+            if let oldKey, oldKey != newKey {
+                try txn.clear(prefix.bytes + oldKey + OrderedKey().appending(name).bytes)
+            }
+            if let newKey, let new {
+                try txn.set(
+                    prefix.bytes + newKey + OrderedKey().appending(name).bytes,
+                    IndexGroupScanner.entryValue(position: new.position))
+            }
         }
     }
 
@@ -526,6 +576,10 @@ extension DatabaseContext {
         zone: Int64, name: String, old: [String: FieldValue]?, new: [String: FieldValue]?,
         _ txn: any BackendWriteTransaction
     ) throws {
+        guard
+            old?.values.contains(where: \.containsReference) == true
+                || new?.values.contains(where: \.containsReference) == true
+        else { return }
         let oldTargets = Set((old ?? [:]).values.flatMap(\.references).filter { $0.action == 1 }.map(\.recordName))
         let newTargets = Set((new ?? [:]).values.flatMap(\.references).filter { $0.action == 1 }.map(\.recordName))
         for target in oldTargets.subtracting(newTargets) {
@@ -547,16 +601,16 @@ extension DatabaseContext {
             guard deleted.insert(current).inserted else { continue }
             let position = zone.nextPosition
             zone.nextPosition += 1
-            try txn.clear(keys.record(zone.number, current))
+            let type = try schema.existingRow(record.recordType, txn)
             try txn.clear(keys.change(zone.number, record.position))
+            // The pointer stays, deleted: it is the tombstone (decision 0008).
             try txn.set(
-                keys.tombstone(zone.number, current),
-                Tombstone(recordType: record.recordType, position: position).encoded())
+                keys.record(zone.number, current),
+                RecordPointer(state: .deleted, typeNumber: type?.number ?? 0, position: position).encoded())
             try txn.set(
                 keys.change(zone.number, position),
                 ChangeEntry(recordName: current, deletedRecordType: record.recordType).encoded())
-            if let type = try schema.existingRow(record.recordType, txn) {
-                try txn.clear(keys.typeIndex(zone.number, type.number, current))
+            if let type {
                 try updateValueIndexes(zone: zone.number, type: type, name: current, old: record, new: nil, txn)
             }
             try updateBackReferences(zone: zone.number, name: current, old: record.fields, new: nil, txn)
@@ -584,6 +638,30 @@ extension DatabaseContext {
 }
 
 extension FieldValue {
+    /// Whether this value is or holds a reference, without building an array.
+    var containsReference: Bool {
+        switch self {
+        case .reference: return true
+        case .list(let items): return items.contains(where: \.containsReference)
+        default: return false
+        }
+    }
+
+    /// Whether this value is or holds an asset, without building an array.
+    var containsAsset: Bool {
+        switch self {
+        case .asset: return true
+        case .list(let items): return items.contains(where: \.containsAsset)
+        default: return false
+        }
+    }
+
+    /// The content IDs of the assets among `fields`.
+    static func assetContentIDs(_ fields: [String: FieldValue]?) -> Set<String> {
+        guard let fields, fields.values.contains(where: \.containsAsset) else { return [] }
+        return Set(fields.values.flatMap(\.assets).map(\.contentID))
+    }
+
     /// The references inside this value.
     var references: [ReferenceValue] {
         switch self {

@@ -8,9 +8,9 @@ struct QueryPage: Sendable {
     var cursor: Data?
 }
 
-/// Query evaluation (decision 0005): records of the type are walked in key order and filtered
-/// with the predicate; a query without sort descriptors continues with a keyset cursor
-/// (zone number, record name), a sorted query with an offset cursor, as CloudKit's cursors do.
+/// Query evaluation (decision 0005): the zone's record pointers are walked in name order, those
+/// of the type kept (decision 0008), and their records filtered with the predicate; a query
+/// without sort descriptors continues with a keyset cursor (zone number, record name).
 extension DatabaseContext {
     /// The page size when the client sets no limit (CloudKit's `maximumResults`).
     static let defaultQueryLimit = 100
@@ -77,36 +77,33 @@ extension DatabaseContext {
                 }
                 for (id, zone) in zones {
                     if let after, zone.number < after.0 { continue }
-                    let prefix = keys.typeIndexPrefix(zone.number, type.number)
+                    let prefix = keys.recordsPrefix(zone.number)
                     var range = prefix.range
                     if let after, after.0 == zone.number {
                         range = KeyRange(from: prefix.appending(after.1).bytes + [0], to: range.upperBound)
                     }
-                    while true {
-                        let page = try txn.scan(range, limit: 256)
-                        for pair in page {
-                            var reader = OrderedKeyReader(pair.key, from: prefix.bytes.count)
-                            let name = try reader.readString()
-                            guard let stored = try loadRecord(zone: zone.number, name: name, txn) else { continue }
-                            guard try matches(stored, name, id) else { continue }
-                            if records.count == pageSize {
-                                // One more match exists: hand out a cursor after the last record.
-                                let last = records[records.count - 1].recordID
-                                let lastZone = after?.0 ?? zone.number
-                                _ = lastZone
-                                return QueryPage(
-                                    records: records,
-                                    cursor: QueryCursorPayload.encode(
-                                        .keyset(self.zoneNumber(of: last.zoneID, in: zones), last.recordName),
-                                        context: self, fingerprint: fingerprint))
-                            }
-                            records.append(
-                                makeRecord(
-                                    stored, id: CKRecord.ID(recordName: name, zoneID: id), desiredKeys: desiredKeys, txn
-                                ))
+                    var full = false
+                    try walkRecords(
+                        zone: zone.number, typeNumber: type.number, in: range, batch: pageSize + 1, txn
+                    ) { name, stored in
+                        guard try matches(stored, name, id) else { return true }
+                        if records.count == pageSize {
+                            full = true
+                            return false
                         }
-                        guard let last = page.last, page.count == 256 else { break }
-                        range = KeyRange(from: last.key + [0], to: range.upperBound)
+                        records.append(
+                            makeRecord(
+                                stored, id: CKRecord.ID(recordName: name, zoneID: id), desiredKeys: desiredKeys, txn))
+                        return true
+                    }
+                    if full {
+                        // One more match exists: hand out a cursor after the last record.
+                        let last = records[records.count - 1].recordID
+                        return QueryPage(
+                            records: records,
+                            cursor: QueryCursorPayload.encode(
+                                .keyset(self.zoneNumber(of: last.zoneID, in: zones), last.recordName),
+                                context: self, fingerprint: fingerprint))
                     }
                     after = nil
                 }
@@ -131,21 +128,14 @@ extension DatabaseContext {
                 [(values: [PredicateValue?], zone: Int64, name: String, zoneID: CKRecordZone.ID, stored: StoredRecord)] =
                     []
             for (id, zone) in zones {
-                let prefix = keys.typeIndexPrefix(zone.number, type.number)
-                var range = prefix.range
-                while true {
-                    let page = try txn.scan(range, limit: 256)
-                    for pair in page {
-                        var reader = OrderedKeyReader(pair.key, from: prefix.bytes.count)
-                        let name = try reader.readString()
-                        guard let stored = try loadRecord(zone: zone.number, name: name, txn) else { continue }
-                        guard try matches(stored, name, id) else { continue }
-                        let subject = StoredRecordSubject(record: stored, name: name, zoneID: id)
-                        matched.append(
-                            (sortKeys.map { subject.predicateValue(forKey: $0.key) }, zone.number, name, id, stored))
-                    }
-                    guard let last = page.last, page.count == 256 else { break }
-                    range = KeyRange(from: last.key + [0], to: range.upperBound)
+                try walkRecords(
+                    zone: zone.number, typeNumber: type.number, in: keys.records(zone.number), batch: 256, txn
+                ) { name, stored in
+                    guard try matches(stored, name, id) else { return true }
+                    let subject = StoredRecordSubject(record: stored, name: name, zoneID: id)
+                    matched.append(
+                        (sortKeys.map { subject.predicateValue(forKey: $0.key) }, zone.number, name, id, stored))
+                    return true
                 }
             }
             matched.sort { a, b in

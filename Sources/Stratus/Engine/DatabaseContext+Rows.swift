@@ -64,9 +64,80 @@ extension DatabaseContext {
         return try RecordTypeRow(decoding: bytes)
     }
 
-    func loadRecord(zone: Int64, name: String, _ txn: any BackendReadTransaction) throws -> StoredRecord? {
+    /// The pointer of record `name` (live or deleted), if the zone ever had such a record
+    /// since its last purge.
+    func loadPointer(zone: Int64, name: String, _ txn: any BackendReadTransaction) throws -> RecordPointer? {
         guard let bytes = try txn.get(keys.record(zone, name)) else { return nil }
-        return try StoredRecord(decoding: bytes)
+        return try RecordPointer(decoding: bytes)
+    }
+
+    /// The live record `name`: its pointer, then its change-log entry (decision 0008).
+    func loadRecord(zone: Int64, name: String, _ txn: any BackendReadTransaction) throws -> StoredRecord? {
+        guard let pointer = try loadPointer(zone: zone, name: name, txn), pointer.isLive else { return nil }
+        guard let bytes = try txn.get(keys.change(zone, pointer.position)) else { throw EngineError.corruptValue }
+        return try ChangeEntry.liveRecord(bytes)
+    }
+
+    /// The live records `names` (`nil` for a missing or deleted one), in order: every pointer
+    /// in one `getMany`, then every entry of a live one in a second.
+    func loadRecords(
+        _ names: [(zone: Int64, name: String)], _ txn: any BackendReadTransaction
+    ) throws -> [StoredRecord?] {
+        if names.isEmpty { return [] }
+        let pointers = try txn.getMany(names.map { keys.record($0.zone, $0.name) })
+        var entryKeys: [[UInt8]] = []
+        entryKeys.reserveCapacity(names.count)
+        var live: [Int] = []
+        live.reserveCapacity(names.count)
+        for (index, bytes) in pointers.enumerated() {
+            guard let bytes else { continue }
+            let pointer = try RecordPointer(decoding: bytes)
+            guard pointer.isLive else { continue }
+            live.append(index)
+            entryKeys.append(keys.change(names[index].zone, pointer.position))
+        }
+        var result = [StoredRecord?](repeating: nil, count: names.count)
+        if entryKeys.isEmpty { return result }
+        for (offset, bytes) in try txn.getMany(entryKeys).enumerated() {
+            guard let bytes else { throw EngineError.corruptValue }
+            result[live[offset]] = try ChangeEntry.liveRecord(bytes)
+        }
+        return result
+    }
+
+    /// Walks the live records of type `typeNumber` among zone `zone`'s pointers in `range`, in
+    /// record-name order: pointers are scanned 256 at a time and skipped by type without
+    /// reading anything else (decision 0008); the entries of the kept ones are read with one
+    /// `getMany` per `batch`. `body` returns `false` to stop.
+    func walkRecords(
+        zone: Int64, typeNumber: Int64, in range: KeyRange, batch: Int, _ txn: any BackendReadTransaction,
+        _ body: (String, StoredRecord) throws -> Bool
+    ) throws {
+        let prefixLength = keys.recordsPrefix(zone).bytes.count
+        var range = range
+        while true {
+            let page = try txn.scan(range, limit: 256)
+            var names: [String] = []
+            var entryKeys: [[UInt8]] = []
+            for pair in page {
+                let pointer = try RecordPointer(decoding: pair.value)
+                guard pointer.isLive, pointer.typeNumber == typeNumber else { continue }
+                var reader = OrderedKeyReader(pair.key, from: prefixLength)
+                names.append(try reader.readString())
+                entryKeys.append(keys.change(zone, pointer.position))
+            }
+            var start = 0
+            while start < entryKeys.count {
+                let end = min(start + max(1, batch), entryKeys.count)
+                for (offset, bytes) in try txn.getMany(Array(entryKeys[start..<end])).enumerated() {
+                    guard let bytes else { throw EngineError.corruptValue }
+                    guard try body(names[start + offset], try ChangeEntry.liveRecord(bytes)) else { return }
+                }
+                start = end
+            }
+            guard let last = page.last, page.count == 256 else { return }
+            range = KeyRange(from: last.key + [0], to: range.upperBound)
+        }
     }
 
     /// The change tag of a record changed at `position` in zone `zone`: unique for ever, since
@@ -85,7 +156,8 @@ extension DatabaseContext {
         } else {
             state.values = stored.fields
         }
-        for (key, value) in state.values {
+        // Assets point at local cache files; records without any (most) skip the pass.
+        for (key, value) in state.values where value.containsAsset {
             if case .asset(let asset) = value {
                 state.values[key] = .asset(engine.materialize(asset, keys: keys, txn))
             } else if case .list(let items) = value,

@@ -39,18 +39,19 @@ extension DatabaseContext {
             var zones = [DatabaseContext.defaultZoneNumber]
             zones += try fetchZones(in: txn).map(\.1.number)
             for zone in zones {
-                let typePrefix = keys.typeIndexPrefix(zone, row.number)
+                // The change log carries every record of the zone (decision 0008): one scan.
                 let valuePrefix = keys.valueIndexPrefix(zone, row.number, f.number)
-                var range = typePrefix.range
+                var range = keys.changes(zone)
                 while true {
                     let page = try txn.scan(range, limit: 256)
                     for pair in page {
-                        var reader = OrderedKeyReader(pair.key, from: typePrefix.bytes.count)
-                        let name = try reader.readString()
-                        guard let stored = try loadRecord(zone: zone, name: name, txn),
+                        let entry = try ChangeEntry(decoding: pair.value)
+                        guard let stored = entry.record, stored.recordType == recordType,
                             let encoded = IndexValue.encode(IndexValue.sortValue(of: stored, field: field))
                         else { continue }
-                        try txn.set(valuePrefix.bytes + encoded + OrderedKey().appending(name).bytes, [])
+                        try txn.set(
+                            valuePrefix.bytes + encoded + OrderedKey().appending(entry.recordName).bytes,
+                            IndexGroupScanner.entryValue(position: stored.position))
                     }
                     guard let last = page.last, page.count == 256 else { break }
                     range = KeyRange(from: last.key + [0], to: range.upperBound)
@@ -102,52 +103,78 @@ extension DatabaseContext {
 
         var records: [Item] = []
         while true {
-            // The next group in index order across every zone.
-            var next: [UInt8]?
-            for index in scanners.indices {
-                guard let group = try scanners[index].peekGroup(txn) else { continue }
-                if let current = next {
-                    if ascending ? KeyRange.less(group, current) : KeyRange.less(current, group) { next = group }
-                } else {
-                    next = group
+            // The next groups in index order across every zone, until they hold enough records
+            // to fill the page (before filtering); their records are read in one `getMany` by
+            // the positions the index entries carry (decision 0008), not one read per record.
+            var groups: [(group: [UInt8], members: [(scanner: Int, name: String, position: Int64)])] = []
+            var candidates = 0
+            while candidates < pageSize + 1 - min(records.count, pageSize) {
+                var next: [UInt8]?
+                for index in scanners.indices {
+                    guard let group = try scanners[index].peekGroup(txn) else { continue }
+                    if let current = next {
+                        if ascending ? KeyRange.less(group, current) : KeyRange.less(current, group) { next = group }
+                    } else {
+                        next = group
+                    }
+                }
+                guard let group = next else { break }
+                var members: [(scanner: Int, name: String, position: Int64)] = []
+                for index in scanners.indices {
+                    for (name, position) in try scanners[index].takeGroup(group, txn) {
+                        members.append((index, name, position))
+                    }
+                }
+                candidates += members.count
+                groups.append((group, members))
+            }
+            if groups.isEmpty { break }
+            var entryKeys: [[UInt8]] = []
+            entryKeys.reserveCapacity(candidates)
+            for (_, members) in groups {
+                for member in members {
+                    entryKeys.append(keys.change(scanners[member.scanner].zoneNumber, member.position))
                 }
             }
-            guard let group = next else { break }
-            var items: [Item] = []
-            for index in scanners.indices {
-                for name in try scanners[index].takeGroup(group, txn) {
-                    let zone = scanners[index].zoneNumber
-                    let zoneID = scanners[index].zoneID
-                    guard let stored = try loadRecord(zone: zone, name: name, txn), try matches(stored, name, zoneID)
+            var entries = try txn.getMany(entryKeys).makeIterator()
+            for (group, members) in groups {
+                var items: [Item] = []
+                for member in members {
+                    let zone = scanners[member.scanner].zoneNumber
+                    let zoneID = scanners[member.scanner].zoneID
+                    guard let bytes = entries.next() ?? nil,
+                        case let entry = try ChangeEntry(decoding: bytes),
+                        entry.recordName == member.name, let stored = entry.record
                     else {
-                        continue
+                        throw EngineError.corruptValue
                     }
+                    guard try matches(stored, member.name, zoneID) else { continue }
                     let fields = canonical.map { IndexValue.sortValue(of: stored, field: $0) }
                     items.append(
                         Item(
-                            values: fields.map { $0?.predicateValue }, zone: zone, name: name, zoneID: zoneID,
+                            values: fields.map { $0?.predicateValue }, zone: zone, name: member.name, zoneID: zoneID,
                             stored: stored, sortFields: fields))
                 }
-            }
-            items.sort { order($0.values, $0.zone, $0.name, $1.values, $1.zone, $1.name) }
-            if let start, let cursorValues, group == start.group {
-                items.removeAll { !order(cursorValues, start.zone, start.name, $0.values, $0.zone, $0.name) }
-            }
-            records += items
-            if records.count > pageSize {
-                let page = Array(records.prefix(pageSize))
-                let last = page[page.count - 1]
-                let lastGroup = IndexValue.encode(last.sortFields[0]) ?? group
-                let position = SortedCursorPosition(
-                    group: lastGroup, values: last.sortFields, zone: last.zone, name: last.name)
-                return QueryPage(
-                    records: page.map {
-                        makeRecord(
-                            $0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID),
-                            desiredKeys: desiredKeys,
-                            txn)
-                    },
-                    cursor: QueryCursorPayload.encode(.sorted(position), context: self, fingerprint: fingerprint))
+                items.sort { order($0.values, $0.zone, $0.name, $1.values, $1.zone, $1.name) }
+                if let start, let cursorValues, group == start.group {
+                    items.removeAll { !order(cursorValues, start.zone, start.name, $0.values, $0.zone, $0.name) }
+                }
+                records += items
+                if records.count > pageSize {
+                    let page = Array(records.prefix(pageSize))
+                    let last = page[page.count - 1]
+                    let lastGroup = IndexValue.encode(last.sortFields[0]) ?? group
+                    let position = SortedCursorPosition(
+                        group: lastGroup, values: last.sortFields, zone: last.zone, name: last.name)
+                    return QueryPage(
+                        records: page.map {
+                            makeRecord(
+                                $0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID),
+                                desiredKeys: desiredKeys,
+                                txn)
+                        },
+                        cursor: QueryCursorPayload.encode(.sorted(position), context: self, fingerprint: fingerprint))
+                }
             }
         }
         return QueryPage(
@@ -168,14 +195,15 @@ struct SortedCursorPosition: Sendable {
     var name: String
 }
 
-/// Walks one zone's value index group by group (entries with equal encoded values).
+/// Walks one zone's value index group by group (entries with equal encoded values). An entry's
+/// key ends with the record name; its value is the position of the record's change-log entry.
 struct IndexGroupScanner {
     let zoneID: CKRecordZone.ID
     let zoneNumber: Int64
     let prefix: [UInt8]
     let reverse: Bool
     private var range: KeyRange
-    private var buffer: [(group: [UInt8], name: String)] = []
+    private var buffer: [(group: [UInt8], name: String, position: Int64)] = []
     private var position = 0
     private var exhausted = false
 
@@ -203,7 +231,11 @@ struct IndexGroupScanner {
     private mutating func fill(_ txn: any BackendReadTransaction) throws {
         guard position >= buffer.count, !exhausted else { return }
         let page = try txn.scan(range, limit: 256, reverse: reverse)
-        buffer = try page.map { pair in try IndexGroupScanner.split(pair.key, prefixLength: prefix.count) }
+        buffer = try page.map { pair in
+            let (group, name) = try IndexGroupScanner.split(pair.key, prefixLength: prefix.count)
+            var reader = ByteReader(pair.value)
+            return (group, name, try reader.readInt64())
+        }
         position = 0
         if let last = page.last, page.count == 256 {
             range =
@@ -220,14 +252,24 @@ struct IndexGroupScanner {
         return position < buffer.count ? buffer[position].group : nil
     }
 
-    /// The record names of group `group`, if it is next.
-    mutating func takeGroup(_ group: [UInt8], _ txn: any BackendReadTransaction) throws -> [String] {
-        var names: [String] = []
+    /// The record names of group `group`, with the positions of their change-log entries, if
+    /// it is next.
+    mutating func takeGroup(
+        _ group: [UInt8], _ txn: any BackendReadTransaction
+    ) throws -> [(name: String, position: Int64)] {
+        var members: [(name: String, position: Int64)] = []
         while try peekGroup(txn) == group {
-            names.append(buffer[position].name)
+            members.append((buffer[position].name, buffer[position].position))
             position += 1
         }
-        return names
+        return members
+    }
+
+    /// The value of an index entry: the position of the record's change-log entry.
+    static func entryValue(position: Int64) -> [UInt8] {
+        var w = ByteWriter(capacity: 8)
+        w.write(position)
+        return w.bytes
     }
 
     /// Splits an index key into its encoded value (every element but the last) and the record

@@ -69,17 +69,16 @@ extension DatabaseContext {
             var changes: [ZoneChangesBatch.Change] = []
             changes.reserveCapacity(min(entries.count, batch))
             var last = start
+            let prefixLength = keys.changes(zone.number).lowerBound.count
+            // One range scan: a live entry carries its record (decision 0008).
             for pair in entries.prefix(batch) {
-                var reader = OrderedKeyReader(pair.key, from: keys.changes(zone.number).lowerBound.count)
+                var reader = OrderedKeyReader(pair.key, from: prefixLength)
                 last = try reader.readInteger()
                 let entry = try ChangeEntry(decoding: pair.value)
                 let id = CKRecord.ID(recordName: entry.recordName, zoneID: zoneID)
                 if let type = entry.deletedRecordType {
                     if token != nil { changes.append(.deleted(id, type)) }
-                } else {
-                    guard let stored = try loadRecord(zone: zone.number, name: entry.recordName, txn) else {
-                        throw EngineError.corruptValue
-                    }
+                } else if let stored = entry.record {
                     changes.append(.changed(makeRecord(stored, id: id, desiredKeys: desiredKeys, txn)))
                 }
             }
@@ -101,17 +100,19 @@ extension DatabaseContext {
             guard var zone = try loadZone(zoneID, txn) else {
                 throw CKError.make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
             }
-            var range = keys.tombstones(zone.number)
+            // Tombstones are the deleted pointers (decision 0008): each goes with its entry.
+            var range = keys.records(zone.number)
             while true {
                 let page = try txn.scan(range, limit: 256)
                 for pair in page {
-                    let tombstone = try Tombstone(decoding: pair.value)
-                    try txn.clear(keys.change(zone.number, tombstone.position))
+                    let pointer = try RecordPointer(decoding: pair.value)
+                    guard !pointer.isLive else { continue }
+                    try txn.clear(keys.change(zone.number, pointer.position))
+                    try txn.clear(pair.key)
                 }
                 guard let last = page.last, page.count == 256 else { break }
                 range = KeyRange(from: last.key + [0], to: range.upperBound)
             }
-            try txn.clearRange(keys.tombstones(zone.number))
             // Give the zone a fresh position so that a token equal to the old head is older
             // than the horizon.
             zone.horizon = zone.nextPosition

@@ -110,20 +110,20 @@ extension DatabaseContext {
 
     /// Removes every record, change, tombstone and index entry of zone `number`.
     func removeZoneContents(_ number: Int64, _ txn: any BackendWriteTransaction) throws {
-        // Asset contents are keyed by content ID; find them through the records first.
-        var range = keys.records(number)
+        // Asset contents are keyed by content ID; find them through the records first (in
+        // their change-log entries, decision 0008).
+        var range = keys.changes(number)
         while true {
             let page = try txn.scan(range, limit: 256)
             for pair in page {
-                let stored = try StoredRecord(decoding: pair.value)
+                guard let stored = try ChangeEntry(decoding: pair.value).record else { continue }
                 try removeAssets(of: stored.fields, txn)
             }
             guard let last = page.last, page.count == 256 else { break }
             range = KeyRange(from: last.key + [0], to: range.upperBound)
         }
         for subspace in [
-            keys.records(number), keys.tombstones(number), keys.changes(number), keys.typeIndexes(number),
-            keys.valueIndexes(number), keys.backReferences(number),
+            keys.records(number), keys.changes(number), keys.valueIndexes(number), keys.backReferences(number),
         ] {
             try txn.clearRange(subspace)
         }

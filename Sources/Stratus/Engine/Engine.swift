@@ -19,6 +19,10 @@ final class Engine: Sendable {
     /// The long-lived operation journal's settings and in-process state (decision 0006).
     let journalState = JournalState()
 
+    /// The store format this version writes and reads (decision 0008): 2, the change log
+    /// carries the records. Format 1 (decision 0002's first layout) is refused on open.
+    static let storeFormat: UInt8 = 2
+
     /// How many times a conflicting write body is run before giving up.
     static let maximumAttempts = 10
 
@@ -30,7 +34,7 @@ final class Engine: Sendable {
                 if let existing = try txn.get(StoreLayout.storeMetaKey) { return existing }
                 var generator = SystemRandomNumberGenerator()
                 var w = ByteWriter()
-                w.write(UInt8(1))
+                w.write(Engine.storeFormat)
                 w.writeRaw((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
                 w.writeRaw((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
                 try txn.set(StoreLayout.storeMetaKey, w.bytes)
@@ -39,10 +43,17 @@ final class Engine: Sendable {
         } catch {
             throw CKError.fromStore(error)
         }
-        guard meta.count == 49, meta[0] == 1 else {
+        guard let format = meta.first, format == Engine.storeFormat else {
             throw CKError.make(
-                .internalError,
-                "the store was written by an incompatible version of Stratus (format \(meta.first ?? 0))")
+                .incompatibleVersion,
+                "the store is in format \(meta.first.map(String.init) ?? "none"), written by "
+                    + ((meta.first ?? 0) < Engine.storeFormat ? "an older" : "a newer")
+                    + " pre-release version of Stratus; this version reads format \(Engine.storeFormat) only "
+                    + "(decision 0008) and does not convert stores. Delete the store and sync again from nil "
+                    + "change tokens")
+        }
+        guard meta.count == 49 else {
+            throw CKError.make(.internalError, "the store's metadata is damaged (\(meta.count) bytes)")
         }
         storeID = Array(meta[1..<17])
         macKey = Array(meta[17..<49])

@@ -23,15 +23,23 @@ struct OrderedKey: Hashable, Sendable {
     static let doubleTag: UInt8 = 0x21
 
     func appending(_ value: String) -> OrderedKey {
-        var copy = self
+        var copy = OrderedKey(capacity: bytes.count + value.utf8.count + 2)
+        copy.bytes.append(contentsOf: bytes)
         copy.append(value)
         return copy
     }
 
     func appending(_ value: Int64) -> OrderedKey {
-        var copy = self
+        var copy = OrderedKey(capacity: bytes.count + 9)
+        copy.bytes.append(contentsOf: bytes)
         copy.append(value)
         return copy
+    }
+
+    /// An empty key with room for `capacity` bytes (keys are built by appending elements).
+    private init(capacity: Int) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
     }
 
     func appending(tag: UInt8) -> OrderedKey {

@@ -33,10 +33,10 @@ struct DatabaseKeys: Sendable {
     static let zoneTag: UInt8 = 0x11
     static let zoneNumberTag: UInt8 = 0x12
     static let databaseChangeTag: UInt8 = 0x13
+    /// Record pointers (decision 0008); `0x21` (tombstones) and `0x23` (type index) were
+    /// format 1's and are not used.
     static let recordTag: UInt8 = 0x20
-    static let tombstoneTag: UInt8 = 0x21
     static let changeTag: UInt8 = 0x22
-    static let typeIndexTag: UInt8 = 0x23
     static let valueIndexTag: UInt8 = 0x24
     static let backReferenceTag: UInt8 = 0x25
     static let assetTag: UInt8 = 0x26
@@ -69,15 +69,13 @@ struct DatabaseKeys: Sendable {
         prefix.appending(tag: tag).appending(zone)
     }
 
+    /// The pointer of record `name` (`RecordPointer`): where its change-log entry is.
     func record(_ zone: Int64, _ name: String) -> [UInt8] {
         inZone(DatabaseKeys.recordTag, zone).appending(name).bytes
     }
+    /// The prefix of zone `zone`'s record pointers, in record-name order.
+    func recordsPrefix(_ zone: Int64) -> OrderedKey { inZone(DatabaseKeys.recordTag, zone) }
     func records(_ zone: Int64) -> KeyRange { inZone(DatabaseKeys.recordTag, zone).range }
-
-    func tombstone(_ zone: Int64, _ name: String) -> [UInt8] {
-        inZone(DatabaseKeys.tombstoneTag, zone).appending(name).bytes
-    }
-    func tombstones(_ zone: Int64) -> KeyRange { inZone(DatabaseKeys.tombstoneTag, zone).range }
 
     func change(_ zone: Int64, _ position: Int64) -> [UInt8] {
         inZone(DatabaseKeys.changeTag, zone).appending(position).bytes
@@ -89,14 +87,6 @@ struct DatabaseKeys: Sendable {
             to: KeyRange.successor(ofPrefix: inZone(DatabaseKeys.changeTag, zone).bytes))
     }
     func changes(_ zone: Int64) -> KeyRange { inZone(DatabaseKeys.changeTag, zone).range }
-
-    func typeIndexPrefix(_ zone: Int64, _ type: Int64) -> OrderedKey {
-        inZone(DatabaseKeys.typeIndexTag, zone).appending(type)
-    }
-    func typeIndex(_ zone: Int64, _ type: Int64, _ name: String) -> [UInt8] {
-        typeIndexPrefix(zone, type).appending(name).bytes
-    }
-    func typeIndexes(_ zone: Int64) -> KeyRange { inZone(DatabaseKeys.typeIndexTag, zone).range }
 
     func valueIndexPrefix(_ zone: Int64, _ type: Int64, _ field: Int64) -> OrderedKey {
         inZone(DatabaseKeys.valueIndexTag, zone).appending(type).appending(field)

@@ -12,8 +12,8 @@ enum Validation {
         if name.utf8.count > maximumNameLength {
             return "record name '\(name.prefix(40))…' is \(name.utf8.count) characters long; the limit is 255"
         }
-        if !name.allSatisfy(\.isASCII) { return "record name '\(name)' must contain only ASCII characters" }
-        if name.hasPrefix("_") { return "record name '\(name)' must not begin with an underscore" }
+        if !isASCII(name) { return "record name '\(name)' must contain only ASCII characters" }
+        if name.utf8.first == UInt8(ascii: "_") { return "record name '\(name)' must not begin with an underscore" }
         return nil
     }
 
@@ -22,7 +22,7 @@ enum Validation {
         if name.utf8.count > maximumNameLength {
             return "zone name '\(name.prefix(40))…' is \(name.utf8.count) characters long; the limit is 255"
         }
-        if !name.allSatisfy(\.isASCII) { return "zone name '\(name)' must contain only ASCII characters" }
+        if !isASCII(name) { return "zone name '\(name)' must contain only ASCII characters" }
         return nil
     }
 
@@ -31,12 +31,10 @@ enum Validation {
         if name.utf8.count > maximumNameLength {
             return "record type '\(name.prefix(40))…' is longer than 255 characters"
         }
-        if name.hasPrefix("_") {
+        if name.utf8.first == UInt8(ascii: "_") {
             return "record type '\(name)' must not begin with an underscore (reserved for system types)"
         }
-        guard let first = name.unicodeScalars.first, first.isASCIILetter,
-            name.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" })
-        else {
+        guard isIdentifier(name) else {
             return
                 "record type '\(name)' must start with an ASCII letter and contain only ASCII letters, digits and underscores"
         }
@@ -45,15 +43,13 @@ enum Validation {
 
     static func fieldNameProblem(_ name: String) -> String? {
         if name.isEmpty { return "field name must not be empty" }
-        if name.hasPrefix("_") {
+        if name.utf8.first == UInt8(ascii: "_") {
             return "field name '\(name)' must not begin with an underscore (reserved for system fields)"
         }
         if name.utf8.count > maximumNameLength {
             return "field name '\(name.prefix(40))…' is \(name.utf8.count) characters long; the limit is 255"
         }
-        guard let first = name.unicodeScalars.first, first.isASCIILetter,
-            name.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" })
-        else {
+        guard isIdentifier(name) else {
             return
                 "field name '\(name)' must start with an ASCII letter and contain only ASCII letters, digits and underscores"
         }
@@ -61,7 +57,26 @@ enum Validation {
     }
 }
 
-extension Unicode.Scalar {
-    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+extension Validation {
+    /// Whether every character of `name` is ASCII, judged over its UTF-8 bytes (a character is
+    /// ASCII exactly when all its bytes are).
+    static func isASCII(_ name: String) -> Bool {
+        name.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// Whether `name` starts with an ASCII letter and holds only ASCII letters, digits and
+    /// underscores, judged over its UTF-8 bytes (any non-ASCII scalar has bytes ≥ 0x80).
+    static func isIdentifier(_ name: String) -> Bool {
+        var first = true
+        for byte in name.utf8 {
+            let letter = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+            if first {
+                guard letter else { return false }
+                first = false
+            } else if !(letter || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F) {
+                return false
+            }
+        }
+        return !first
+    }
 }

@@ -122,6 +122,12 @@ public final class CKRecord: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
             value = nil
         }
         state.withLock { s in
+            if s.values.isEmpty && value != nil {
+                // Records are usually filled field by field: room for a few fields up front
+                // instead of a resize at 1, 2, 3 and 6 fields.
+                s.values.reserveCapacity(8)
+                s.changed.reserveCapacity(8)
+            }
             s.values[key] = value
             if !s.changed.contains(key) { s.changed.append(key) }
         }

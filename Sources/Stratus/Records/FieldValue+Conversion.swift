@@ -4,6 +4,10 @@ extension FieldValue {
     /// Converts a value set on a `CKRecord` into a stored value, or `nil` if CloudKit cannot
     /// store that type.
     init?(recordValue value: Any) {
+        if let fast = FieldValue(exactType: value) {
+            self = fast
+            return
+        }
         // An NSNumber is converted as such: on Linux it also casts to `Bool` (when 0 or 1),
         // `Int` and the other number types, and the first match would decide its type.
         if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
@@ -73,6 +77,23 @@ extension FieldValue {
             self.init(recordValue: v.map { $0 } as [Any])
         default:
             return nil
+        }
+    }
+
+    /// The common value types, dispatched on the value's exact dynamic type: one metatype
+    /// comparison and one cast that cannot fail, instead of a chain of failing dynamic casts.
+    /// Anything else (NSNumber and other classes, arrays, references, …) is `nil` here and
+    /// goes through the general conversion, whose result for these types is the same.
+    private init?(exactType value: Any) {
+        switch ObjectIdentifier(type(of: value)) {
+        case ObjectIdentifier(String.self): self = .string(value as! String)
+        case ObjectIdentifier(Int.self): self = .integer(Int64(value as! Int), .int)
+        case ObjectIdentifier(Int64.self): self = .integer(value as! Int64, .int64)
+        case ObjectIdentifier(Double.self): self = .double(value as! Double, .double)
+        case ObjectIdentifier(Bool.self): self = .integer((value as! Bool) ? 1 : 0, .bool)
+        case ObjectIdentifier(Date.self): self = .date(value as! Date)
+        case ObjectIdentifier(Data.self): self = .bytes(value as! Data)
+        default: return nil
         }
     }
 

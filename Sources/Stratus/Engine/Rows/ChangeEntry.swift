@@ -1,20 +1,35 @@
 /// One entry of a zone's change log: `DatabaseKeys.change(zone, position)`. Each record has at
-/// most one entry, at the position of its latest change; a deleted record's entry is its
-/// tombstone.
+/// most one entry, at the position of its latest change (decision 0008): a live record's entry
+/// carries the whole record, a deleted record's entry is its tombstone (name and type).
+///
+/// Encoding: the record name, then the deleted type as an optional string (1 and the type for
+/// a tombstone, 0 for a live record), then for a live record the `StoredRecord`.
 struct ChangeEntry: Sendable {
     var recordName: String
     /// For a deletion, the deleted record's type; `nil` for a live record.
     var deletedRecordType: String?
+    /// For a live record, the record; `nil` for a deletion.
+    var record: StoredRecord?
 
-    init(recordName: String, deletedRecordType: String?) {
+    /// A live record's entry.
+    init(recordName: String, record: StoredRecord) {
+        self.recordName = recordName
+        self.deletedRecordType = nil
+        self.record = record
+    }
+
+    /// A deleted record's entry (its tombstone).
+    init(recordName: String, deletedRecordType: String) {
         self.recordName = recordName
         self.deletedRecordType = deletedRecordType
+        self.record = nil
     }
 
     func encoded() -> [UInt8] {
-        var w = ByteWriter()
+        var w = ByteWriter(capacity: 16 + recordName.utf8.count + (record?.estimatedEncodedSize ?? 16))
         w.write(recordName)
         w.write(optional: deletedRecordType)
+        record?.write(to: &w)
         return w.bytes
     }
 
@@ -22,30 +37,14 @@ struct ChangeEntry: Sendable {
         var r = ByteReader(bytes)
         recordName = try r.readString()
         deletedRecordType = try r.readOptionalString()
-    }
-}
-
-/// A deleted record: `DatabaseKeys.tombstone(zone, name)`, pointing at its change entry.
-struct Tombstone: Sendable {
-    var recordType: String
-    var position: Int64
-
-    init(recordType: String, position: Int64) {
-        self.recordType = recordType
-        self.position = position
+        record = deletedRecordType == nil ? try StoredRecord(reading: &r) : nil
     }
 
-    func encoded() -> [UInt8] {
-        var w = ByteWriter()
-        w.write(recordType)
-        w.write(position)
-        return w.bytes
-    }
-
-    init(decoding bytes: [UInt8]) throws {
-        var r = ByteReader(bytes)
-        recordType = try r.readString()
-        position = try r.readInt64()
+    /// The live record an entry holds; a tombstone entry here means a damaged store (the
+    /// record's pointer said it was live).
+    static func liveRecord(_ bytes: [UInt8]) throws -> StoredRecord {
+        guard let record = try ChangeEntry(decoding: bytes).record else { throw EngineError.corruptValue }
+        return record
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A record as stored: `DatabaseKeys.record(zone, name)`.
+/// A record as stored, inside its live change-log entry (`ChangeEntry`, decision 0008).
 struct StoredRecord: Sendable {
     var recordType: String
     /// The position of the record's latest change in its zone's change log.
@@ -31,6 +31,12 @@ struct StoredRecord: Sendable {
 
     func encoded() -> [UInt8] {
         var w = ByteWriter(capacity: 256)
+        write(to: &w)
+        return w.bytes
+    }
+
+    /// Appends the record's binary form to `w`.
+    func write(to w: inout ByteWriter) {
         w.write(UInt8(1))
         w.write(recordType)
         w.write(position)
@@ -50,11 +56,15 @@ struct StoredRecord: Sendable {
             w.write(name)
             FieldValueCodec.write(value, to: &w)
         }
-        return w.bytes
     }
 
     init(decoding bytes: [UInt8]) throws {
         var r = ByteReader(bytes)
+        try self.init(reading: &r)
+    }
+
+    /// Reads a record written by `write(to:)`.
+    init(reading r: inout ByteReader) throws {
         guard try r.readByte() == 1 else { throw EngineError.corruptValue }
         recordType = try r.readString()
         position = try r.readInt64()
@@ -79,6 +89,15 @@ struct StoredRecord: Sendable {
             fields[name] = try FieldValueCodec.read(from: &r)
         }
         self.fields = fields
+    }
+
+    /// About the size of `write(to:)`'s output (a little more), so that a writer can be sized
+    /// once: fixed fields, strings, and each field's name and value with room for tags.
+    var estimatedEncodedSize: Int {
+        var size = 64 + recordType.utf8.count + changeTag.utf8.count + creatorUserRecordName.utf8.count
+        size += lastModifiedUserRecordName.utf8.count + (parent == nil ? 0 : 96)
+        for (name, value) in fields { size += name.utf8.count + value.storageSize + 24 }
+        return size
     }
 
     /// The size that counts toward the 1 MB limit.

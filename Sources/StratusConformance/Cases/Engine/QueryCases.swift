@@ -12,7 +12,8 @@ enum QueryCases {
             pageLimitAndTermination, continuationIgnoresNewQueryAndZone, archivedCursorContinues,
             tamperedCursorRejected, desiredKeys, stringEqualityAndPrefix, listMembership, tokenSearch,
             distanceRadius, unsupportedPredicates, zonelessPrivateQuerySearchesAllZones,
-            zonelessSharedQueryRejected, committedWritesAreVisible, unknownRecordType,
+            zonelessSharedQueryRejected, committedWritesAreVisible, unknownRecordType, sortedSeesLatestState,
+            cursorsOverInterleavedTypesWithChangesBetweenPages,
         ]
     }
 
@@ -719,6 +720,121 @@ enum QueryCases {
             try matchNames(db, "score >= %@", [100], zone: zone, in: context),
             ["r0", "r1", "r2", "r4", "r5", "r6", "r7"],
             "records left after the delete")
+    }
+
+    static let sortedSeesLatestState = ConformanceCase(
+        "queries.sortedSeesLatestState", invariants: [21, 22, 32],
+        "After sorted queries built their indexes, every kind of change (one sorted field, another, only the parent, an unchanged re-save, a field removed, a cascade, a delete and re-create) leaves every sorted walk returning each live record once, in its latest state."
+    ) { context in
+        let db = try context.container().privateCloudDatabase
+        context.step("create zone S, a folder, an owner and 8 records with sorted fields a, b and c")
+        let zone = try Ops.createZones(db, ["S"], in: context)[0]
+        let folder = makeRecord("folder", type: "Folder", zone: zone)
+        let owner = makeRecord("owner", type: "Folder", zone: zone)
+        _ = try Ops.saveAll(db, [folder, owner], in: context)
+        let saved = try Ops.saveAll(
+            db,
+            (0..<8).map { n in
+                let record = makeRecord("d\(n)", zone: zone, ["a": n, "b": "s\(7 - n)", "c": n % 3])
+                if n == 5 { record["owner"] = CKRecord.Reference(recordID: owner.recordID, action: .deleteSelf) }
+                return record
+            },
+            in: context)
+        let keys = ["a", "b", "c", "modificationDate"]
+
+        func expectLatest(_ live: [String], _ when: String) throws {
+            let ids = live.map { CKRecord.ID(recordName: $0, zoneID: zone) }
+            var tags: [String: String?] = [:]
+            for id in ids { tags[id.recordName] = try Reads.record(db, id, in: context).recordChangeTag }
+            for key in keys {
+                for ascending in [true, false] {
+                    let walked = try Reads.allPages(
+                        db, everything(sortedBy: [(key, ascending)]), zoneID: zone, limit: 2, in: context
+                    ).flatMap { $0 }
+                    try context.expectEqual(
+                        walked.map(\.recordID.recordName).sorted(), live.sorted(),
+                        "\(when): records of the walk sorted by \(key) \(ascending ? "ascending" : "descending")")
+                    for record in walked {
+                        try context.expectEqual(
+                            record.recordChangeTag, tags[record.recordID.recordName] ?? nil,
+                            "\(when): change tag of \(record.recordID.recordName) sorted by \(key)")
+                    }
+                }
+            }
+        }
+        context.step("walk every sort (the indexes are built)")
+        try expectLatest((0..<8).map { "d\($0)" }, "before the changes")
+
+        context.step("change a on d1, b on d2, only the parent of d3, re-save d4 unchanged, remove c from d6")
+        saved[1]["a"] = 100
+        saved[2]["b"] = "zzz"
+        saved[3].setParent(folder.recordID)
+        saved[6]["c"] = nil
+        _ = try Ops.saveAll(db, [saved[1], saved[2], saved[3], saved[4], saved[6]], in: context)
+        context.step("delete the owner (d5 cascades) and d7, then create d7 again with only a")
+        let deleted = Ops.modify(db, delete: [owner.recordID, saved[7].recordID])
+        try context.expect(deleted.error == nil, "the deletes succeed", actual: Reads.describe(deleted.error))
+        _ = try Ops.saveAll(db, [makeRecord("d7", zone: zone, ["a": -7])], in: context)
+
+        context.step("walk every sort again")
+        try expectLatest(["d0", "d1", "d2", "d3", "d4", "d6", "d7"], "after the changes")
+        let byA = try Reads.allPages(db, everything(sortedBy: [("a", true)]), zoneID: zone, limit: 3, in: context)
+        try context.expectEqual(
+            byA.flatMap { $0 }.map(\.recordID.recordName), ["d7", "d0", "d2", "d3", "d4", "d6", "d1"],
+            "order by a ascending after the changes")
+    }
+
+    static let cursorsOverInterleavedTypesWithChangesBetweenPages = ConformanceCase(
+        "cursors.interleavedTypesWithChangesBetweenPages", invariants: [21, 22, 32],
+        "An unsorted walk of one type among records of other types in the same zone returns each of its records at most once, never a record deleted before its page was read, and every record of the type ahead of the cursor, whatever was deleted, re-created (also as another type) or inserted between pages."
+    ) { context in
+        let db = try context.container().privateCloudDatabase
+        context.step("create zone T and 60 records, every third a Cat, the others Dogs")
+        let zone = try Ops.createZones(db, ["T"], in: context)[0]
+        func name(_ n: Int) -> String { "p" + String(repeating: "0", count: n < 10 ? 1 : 0) + "\(n)" }
+        _ = try Ops.saveAll(
+            db, (0..<60).map { makeRecord(name($0), type: $0 % 3 == 0 ? "Cat" : "Dog", zone: zone, ["n": $0]) },
+            in: context)
+        context.step("read the first page of Cats (4 records)")
+        var page = Ops.query(db, everything("Cat"), zoneID: zone, limit: 4)
+        if let error = page.error {
+            throw context.failure(expected: "the query succeeds", actual: Reads.describe(error))
+        }
+        var names = page.records.map(\.recordID.recordName)
+        try context.expectEqual(names, ["p00", "p03", "p06", "p09"], "first page")
+
+        context.step(
+            "ahead of the cursor: delete Cats p15 and p18 and Dog p20; re-create p18 as a Dog, p20 as a Cat; delete and re-create Cat p30; insert Cat p31x"
+        )
+        let ids = ["p15", "p18", "p20", "p30"].map { CKRecord.ID(recordName: $0, zoneID: zone) }
+        let deleted = Ops.modify(db, delete: ids)
+        try context.expect(deleted.error == nil, "the deletes succeed", actual: Reads.describe(deleted.error))
+        _ = try Ops.saveAll(
+            db,
+            [
+                makeRecord("p18", type: "Dog", zone: zone), makeRecord("p20", type: "Cat", zone: zone),
+                makeRecord("p30", type: "Cat", zone: zone), makeRecord("p31x", type: "Cat", zone: zone),
+            ],
+            in: context)
+        context.step("follow the cursors")
+        var pages = 1
+        while let cursor = page.cursor, pages < 50 {
+            page = Ops.query(db, cursor: cursor, limit: 4)
+            if let error = page.error {
+                throw context.failure(expected: "page \(pages + 1) succeeds", actual: Reads.describe(error))
+            }
+            names += page.records.map(\.recordID.recordName)
+            pages += 1
+        }
+        var expected = stride(from: 0, to: 60, by: 3).map(name).filter { $0 != "p15" && $0 != "p18" }
+        expected += ["p20", "p31x"]
+        try context.expectEqual(names, expected.sorted(), "Cats of the walk, in record-name order")
+        context.step("a type with no record in the zone: no record and no cursor")
+        _ = try Ops.saveAll(db, [makeRecord("bird", type: "Bird", zone: .default)], in: context)
+        let birds = Ops.query(db, everything("Bird"), zoneID: zone, limit: 3)
+        try context.expect(
+            birds.error == nil && birds.records.isEmpty && birds.cursor == nil, "an empty last page",
+            actual: "\(birds.records.count) records, cursor \(birds.cursor != nil), \(Reads.describe(birds.error))")
     }
 
     static let unknownRecordType = ConformanceCase(
