@@ -62,13 +62,13 @@ import Testing
     @Test func garbageTruncatedAndHugeTokensAreInvalidArguments() async throws {
         let (database, zoneID, good) = try await Self.fixture()
         let real = try Self.bytes(good)
-        #expect(real.count == 60)
+        #expect(real.count == 68)
         var flippedPosition = real
         flippedPosition[40] ^= 0x01
         var flippedTag = real
         flippedTag[real.count - 1] ^= 0x80
         var otherVersion = real
-        otherVersion[1] = 2
+        otherVersion[1] = 3
         var unknownKind = real
         unknownKind[2] = 9
         var otherKind = real
@@ -103,7 +103,7 @@ import Testing
         }
         // Well-formed bytes of an unknown store cannot be authenticated without that store's key:
         // decision 0003 judges the store before the tag, so they read as another store's token.
-        let random = try Self.token([0x53, 1, 1] + (0..<57).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+        let random = try Self.token([0x53, 2, 1] + (0..<65).map { UInt8(truncatingIfNeeded: $0 &* 37) })
         #expect(await Self.zoneFetchError(database, zoneID, random)?.code == .changeTokenExpired)
         // Nothing was harmed: the good token and a nil token still work.
         let again = try await database.recordZoneChanges(inZoneWith: zoneID, since: good)

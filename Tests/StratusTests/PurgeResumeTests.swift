@@ -2,12 +2,10 @@ import Foundation
 import Stratus
 import Testing
 
-/// KNOWN FAILING (review of `perf`, pre-existing in format 1 too): after
-/// `purgeChangeHistory(in:)`, the records that survive keep their change-log entries below the
-/// zone's new horizon. A nil-token fetch paged with `resultsLimit` hands out intermediate
-/// tokens at those positions, and continuing from one fails with `changeTokenExpired`:
-/// invariants 7 and 9 (every intermediate token is a valid resume point; a paged walk equals
-/// an unlimited one) are broken for every zone that was ever purged.
+/// After `purgeChangeHistory(in:)`, the records that survive keep their change-log entries
+/// below the zone's new horizon. A nil-token fetch paged with `resultsLimit` hands out
+/// intermediate tokens at those positions, and each must be a valid resume point (invariants 7
+/// and 9), while every token issued before the purge expires (decision 0003, rule 6).
 @Suite struct PurgeResumeTests {
     @Test func aPagedNilTokenFetchAfterAPurgeCanBeFollowedToTheEnd() async throws {
         let database = OpsTestKit.makeContainer().privateCloudDatabase

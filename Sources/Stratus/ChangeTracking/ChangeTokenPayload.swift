@@ -3,9 +3,12 @@ import Foundation
 /// What a change token says, and its authenticated wire format (decision 0003):
 ///
 /// ```
-/// "S" | version 1 | kind (1 zone, 2 database) | store ID (16) | container number (8)
-///     | scope (1) | zone number (8; 0 for database tokens) | position (8) | tag (16)
+/// "S" | version 2 | kind (1 zone, 2 database) | store ID (16) | container number (8)
+///     | scope (1) | zone number (8; 0 for database tokens) | position (8) | horizon (8) | tag (16)
 /// ```
+/// `horizon` is the history horizon of the zone (or database) when the token was issued: a
+/// purge moves the horizon, which expires every token issued before it, while the tokens of a
+/// walk started after it stay valid whatever their position (decision 0003).
 /// The tag is a SipHash-2-4 MAC (two 64-bit halves) over everything before it, keyed by the
 /// store's secret key.
 struct ChangeTokenPayload: Equatable {
@@ -15,8 +18,8 @@ struct ChangeTokenPayload: Equatable {
     }
 
     static let magic: UInt8 = 0x53
-    static let version: UInt8 = 1
-    static let length = 3 + 16 + 8 + 1 + 8 + 8 + 16
+    static let version: UInt8 = 2
+    static let length = 3 + 16 + 8 + 1 + 8 + 8 + 8 + 16
 
     var kind: Kind
     var storeID: [UInt8]
@@ -24,6 +27,8 @@ struct ChangeTokenPayload: Equatable {
     var scope: UInt8
     var zoneNumber: Int64
     var position: Int64
+    /// The history horizon the token was issued under.
+    var horizon: Int64
 
     func token(macKey: [UInt8]) -> CKServerChangeToken {
         var w = ByteWriter(capacity: ChangeTokenPayload.length)
@@ -35,6 +40,7 @@ struct ChangeTokenPayload: Equatable {
         w.write(scope)
         w.write(zoneNumber)
         w.write(position)
+        w.write(horizon)
         let tag = SipHash.tag(w.bytes, key: macKey)
         w.writeRaw(tag)
         return CKServerChangeToken(data: Data(w.bytes))
@@ -65,7 +71,7 @@ struct ChangeTokenPayload: Equatable {
             let storeID = try r.readRaw(16)
             let payload = ChangeTokenPayload(
                 kind: kind, storeID: storeID, containerNumber: try r.readInt64(), scope: try r.readByte(),
-                zoneNumber: try r.readInt64(), position: try r.readInt64())
+                zoneNumber: try r.readInt64(), position: try r.readInt64(), horizon: try r.readInt64())
             let tag = try r.readRaw(16)
             guard storeID == context.engine.storeID else {
                 throw CKError.make(

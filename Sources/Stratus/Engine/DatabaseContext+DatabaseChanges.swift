@@ -21,12 +21,12 @@ extension DatabaseContext {
             var start: Int64 = 0
             if let token {
                 let payload = try ChangeTokenPayload.decode(token, expected: .database, context: self)
-                guard payload.position >= meta.horizon else {
+                guard payload.horizon >= meta.horizon else {
                     throw CKError.make(
                         .changeTokenExpired,
                         "the database history before this change token was purged; fetch again from a nil token")
                 }
-                guard payload.position < meta.nextDatabasePosition else {
+                guard payload.horizon == meta.horizon, payload.position < meta.nextDatabasePosition else {
                     throw CKError.make(
                         .changeTokenExpired,
                         "the change token is newer than the database (was the store restored from an older copy?); fetch again from a nil token"
@@ -55,7 +55,8 @@ extension DatabaseContext {
             let position = moreComing ? last : max(start, meta.nextDatabasePosition - 1)
             let newToken = ChangeTokenPayload(
                 kind: .database, storeID: engine.storeID, containerNumber: containerNumber,
-                scope: UInt8(scope.rawValue), zoneNumber: 0, position: position
+                scope: UInt8(scope.rawValue), zoneNumber: 0, position: position,
+                horizon: meta.horizon
             ).token(macKey: engine.macKey)
             return DatabaseChangesBatch(changed: changed, deleted: deleted, token: newToken, moreComing: moreComing)
         }

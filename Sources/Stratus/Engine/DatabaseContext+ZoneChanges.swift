@@ -48,13 +48,16 @@ extension DatabaseContext {
                         "the change token belongs to another zone, or to an earlier zone named '\(zoneID.zoneName)'; fetch again from a nil token"
                     )
                 }
-                guard payload.position >= zone.horizon else {
+                // Issued before the last purge: the purge dropped deletions it never reported.
+                // (A walk started after the purge may hand out positions below the horizon,
+                // where the surviving records' entries stay; its tokens carry this horizon.)
+                guard payload.horizon >= zone.horizon else {
                     throw CKError.make(
                         .changeTokenExpired,
                         "the history of zone '\(zoneID.zoneName)' before this change token was purged; fetch again from a nil token"
                     )
                 }
-                guard payload.position < zone.nextPosition else {
+                guard payload.horizon == zone.horizon, payload.position < zone.nextPosition else {
                     throw CKError.make(
                         .changeTokenExpired,
                         "the change token is newer than zone '\(zoneID.zoneName)' (was the store restored from an older copy?); fetch again from a nil token"
@@ -85,7 +88,8 @@ extension DatabaseContext {
             let position = moreComing ? last : max(start, zone.nextPosition - 1)
             let newToken = ChangeTokenPayload(
                 kind: .zone, storeID: engine.storeID, containerNumber: containerNumber,
-                scope: UInt8(scope.rawValue), zoneNumber: zone.number, position: position
+                scope: UInt8(scope.rawValue), zoneNumber: zone.number, position: position,
+                horizon: zone.horizon
             ).token(macKey: engine.macKey)
             return ZoneChangesBatch(
                 changes: changes, token: newToken, moreComing: moreComing,

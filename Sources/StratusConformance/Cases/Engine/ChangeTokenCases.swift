@@ -163,19 +163,40 @@ enum ChangeTokenCases {
     }
 
     static let purgedHistoryExpiresTokens = ConformanceCase(
-        "changeTokens.purgedHistoryExpiresTokens", invariants: [12],
-        "A token older than the purged history yields changeTokenExpired; a nil-token fetch then succeeds."
+        "changeTokens.purgedHistoryExpiresTokens", invariants: [7, 9, 12],
+        "A token older than the purged history yields changeTokenExpired; a nil-token walk after the purge, in small batches, reaches every record and its tokens resume."
     ) { context in
         let db = try context.container().privateCloudDatabase
         let zone = try Ops.createZones(db, ["Z"], in: context)[0]
-        _ = try Ops.saveAll(db, [makeRecord("a", zone: zone)], in: context)
+        _ = try Ops.saveAll(db, (0..<6).map { makeRecord("r\($0)", zone: zone) }, in: context)
         let token = Ops.zoneChanges(db, zone, since: nil).token
+        let deleted = Ops.modify(db, delete: [CKRecord.ID(recordName: "r5", zoneID: zone)])
+        try context.expect(deleted.error == nil, "delete succeeds", actual: "\(String(describing: deleted.error))")
         context.step("purge the zone's history")
         try context.must("purge succeeds") { try db.purgeChangeHistory(in: zone) }
         let stale = Ops.zoneChanges(db, zone, since: token)
         try context.expectEqual(ckCode(stale.zoneError), .changeTokenExpired, "error for a token before the purge")
         let fresh = Ops.zoneChanges(db, zone, since: nil)
-        try context.expectEqual(names(fresh.changed), ["a"], "records of a nil-token fetch after the purge")
+        try context.expectEqual(names(fresh.changed), ["r0", "r1", "r2", "r3", "r4"], "records of a nil-token fetch")
+        context.step("walk from nil in batches of 2 after the purge")
+        // The surviving records keep their change-log entries from before the purge, so this
+        // walk's intermediate tokens sit below the purge point and must still resume.
+        let walk = Ops.zoneChanges(db, zone, since: nil, limit: 2, fetchAll: true)
+        try context.expect(
+            walk.zoneError == nil && walk.error == nil, "the paged walk succeeds",
+            actual: "\(String(describing: walk.zoneError ?? walk.error))")
+        try context.expectEqual(names(walk.changed), ["r0", "r1", "r2", "r3", "r4"], "records of the paged walk")
+        try context.expect(!walk.tokensUpdated.isEmpty, "intermediate tokens", actual: "none")
+        context.step("resume from the walk's first intermediate token after another save")
+        _ = try Ops.saveAll(db, [makeRecord("late", zone: zone)], in: context)
+        let resumed = Ops.zoneChanges(db, zone, since: walk.tokensUpdated[0])
+        try context.expect(
+            resumed.zoneError == nil, "resuming succeeds", actual: "\(String(describing: resumed.zoneError))")
+        let expected = Set(["r0", "r1", "r2", "r3", "r4"]).subtracting(
+            walk.changed.prefix(2).map(\.recordID.recordName)
+        )
+        .union(["late"])
+        try context.expectEqual(Set(resumed.changed.map(\.recordID.recordName)), expected, "records after that token")
     }
 
     static let foreignTokensRejected = ConformanceCase(
