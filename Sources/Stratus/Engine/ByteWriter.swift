@@ -8,12 +8,9 @@ struct ByteWriter {
 
     mutating func write(_ byte: UInt8) { bytes.append(byte) }
 
+    /// Eight bytes, little-endian, appended in one move.
     mutating func write(_ value: Int64) {
-        var v = UInt64(bitPattern: value)
-        for _ in 0..<8 {
-            bytes.append(UInt8(truncatingIfNeeded: v))
-            v >>= 8
-        }
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     mutating func write(_ value: UInt64) { write(Int64(bitPattern: value)) }

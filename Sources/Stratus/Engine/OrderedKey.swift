@@ -37,7 +37,7 @@ struct OrderedKey: Hashable, Sendable {
     }
 
     /// An empty key with room for `capacity` bytes (keys are built by appending elements).
-    private init(capacity: Int) {
+    init(capacity: Int) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
@@ -72,6 +72,9 @@ struct OrderedKey: Hashable, Sendable {
     }
 
     mutating func appendNull() { bytes.append(OrderedKey.nullTag) }
+
+    /// Appends a sub-space tag byte.
+    mutating func append(tag: UInt8) { bytes.append(tag) }
 
     mutating func append(raw: [UInt8]) { bytes.append(contentsOf: raw) }
 

@@ -65,20 +65,30 @@ struct DatabaseKeys: Sendable {
             to: KeyRange.successor(ofPrefix: prefix.appending(tag: DatabaseKeys.databaseChangeTag).bytes))
     }
 
-    private func inZone(_ tag: UInt8, _ zone: Int64) -> OrderedKey {
-        prefix.appending(tag: tag).appending(zone)
+    /// The prefix of sub-space `tag` of zone `zone`, in one buffer with room for `extra` more
+    /// bytes (the hot keys are built without intermediate copies).
+    private func inZone(_ tag: UInt8, _ zone: Int64, reserving extra: Int = 0) -> OrderedKey {
+        var key = OrderedKey(capacity: prefix.bytes.count + 10 + extra)
+        key.append(raw: prefix.bytes)
+        key.append(tag: tag)
+        key.append(zone)
+        return key
     }
 
     /// The pointer of record `name` (`RecordPointer`): where its change-log entry is.
     func record(_ zone: Int64, _ name: String) -> [UInt8] {
-        inZone(DatabaseKeys.recordTag, zone).appending(name).bytes
+        var key = inZone(DatabaseKeys.recordTag, zone, reserving: name.utf8.count + 2)
+        key.append(name)
+        return key.bytes
     }
     /// The prefix of zone `zone`'s record pointers, in record-name order.
     func recordsPrefix(_ zone: Int64) -> OrderedKey { inZone(DatabaseKeys.recordTag, zone) }
     func records(_ zone: Int64) -> KeyRange { inZone(DatabaseKeys.recordTag, zone).range }
 
     func change(_ zone: Int64, _ position: Int64) -> [UInt8] {
-        inZone(DatabaseKeys.changeTag, zone).appending(position).bytes
+        var key = inZone(DatabaseKeys.changeTag, zone, reserving: 9)
+        key.append(position)
+        return key.bytes
     }
     /// Change-log entries of `zone` after `position`.
     func changes(_ zone: Int64, after position: Int64) -> KeyRange {
