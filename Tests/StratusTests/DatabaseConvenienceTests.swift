@@ -3,59 +3,6 @@ import Stratus
 import StratusInMemory
 import Testing
 
-/// Helpers shared by the operation and convenience tests.
-enum OpsTestKit {
-    /// A container over a new, private in-memory store.
-    static func makeContainer() -> CKContainer {
-        CKContainer(identifier: "iCloud.test", backend: InMemoryBackend())
-    }
-
-    /// Runs `operation` on `database` through `add(_:)` and returns once its `completionBlock`
-    /// ran, which is after every CloudKit callback.
-    static func run(_ operation: CKDatabaseOperation, on database: CKDatabase) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            operation.completionBlock = { continuation.resume() }
-            database.add(operation)
-        }
-    }
-
-    /// Saves `records` in one atomic request and fails the test if any is not saved.
-    @discardableResult
-    static func save(_ records: [CKRecord], in database: CKDatabase) async throws -> [CKRecord] {
-        let results = try await database.modifyRecords(saving: records, deleting: [])
-        return try records.map { try results.saveResults[$0.recordID]!.get() }
-    }
-
-    /// Creates a custom zone named `name` in the private database.
-    static func makeZone(_ name: String, in database: CKDatabase) async throws -> CKRecordZone.ID {
-        try await database.save(CKRecordZone(zoneName: name)).zoneID
-    }
-
-    /// The CloudKit error code of `error`, if it is a `CKError`.
-    static func code(_ error: (any Error)?) -> CKError.Code? {
-        (error as? CKError)?.code
-    }
-
-    /// The code of the error a result holds, `nil` for a success.
-    static func code<T>(_ result: Result<T, any Error>?) -> CKError.Code? {
-        guard case .failure(let error) = result else { return nil }
-        return code(error)
-    }
-}
-
-/// A thread-safe list of what callbacks reported, in order.
-final class OpsLog<Element>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var elements: [Element] = []
-
-    func append(_ element: Element) {
-        lock.withLock { elements.append(element) }
-    }
-
-    var all: [Element] { lock.withLock { elements } }
-}
-
-/// The record conveniences of `CKDatabase`: async and completion-handler forms.
 @Suite struct DatabaseConvenienceTests {
     @Test func asyncSaveFetchDeleteRoundTrip() async throws {
         let database = OpsTestKit.makeContainer().privateCloudDatabase

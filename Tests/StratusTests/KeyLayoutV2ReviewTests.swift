@@ -9,29 +9,6 @@ import Testing
 @Suite struct KeyLayoutV2ReviewTests {
     typealias Kit = OpsTestKit
 
-    /// Follows cursors to exhaustion with `limit` records per page.
-    static func walk(_ query: CKQuery, zoneID: CKRecordZone.ID?, limit: Int, in database: CKDatabase) async throws
-        -> [CKRecord]
-    {
-        var records: [CKRecord] = []
-        var cursor: CKQueryOperation.Cursor?
-        var pages = 0
-        repeat {
-            let result:
-                (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?)
-            if let cursor {
-                result = try await database.records(continuingMatchFrom: cursor, resultsLimit: limit)
-            } else {
-                result = try await database.records(matching: query, inZoneWith: zoneID, resultsLimit: limit)
-            }
-            #expect(result.matchResults.count <= limit)
-            records += try result.matchResults.map { try $0.1.get() }
-            cursor = result.queryCursor
-            pages += 1
-        } while cursor != nil && pages < 1000
-        return records
-    }
-
     static func sorted(_ type: String, by key: String, ascending: Bool) -> CKQuery {
         let query = CKQuery(recordType: type, predicate: NSPredicate(value: true))
         query.sortDescriptors = [NSSortDescriptor(key: key, ascending: ascending)]
@@ -81,7 +58,7 @@ import Testing
         #expect(Set(latest.keys) == live, sourceLocation: sourceLocation)
         for key in keys {
             for ascending in [true, false] {
-                let walked = try await walk(
+                let walked = try await Kit.walk(
                     sorted(type, by: key, ascending: ascending), zoneID: zoneID, limit: 3, in: database)
                 let names = walked.map(\.recordID.recordName)
                 #expect(names.count == live.count, "sort by \(key)", sourceLocation: sourceLocation)
@@ -136,14 +113,14 @@ import Testing
 
         let live = all.subtracting(["d5"])
         try await Self.expectSortedWalk("Doc", keys: keys, zoneID: zone, live: live, in: database)
-        let byA = try await Self.walk(
+        let byA = try await Kit.walk(
             Self.sorted("Doc", by: "a", ascending: true), zoneID: zone, limit: 2, in: database)
         #expect(byA.map(\.recordID.recordName) == ["d7", "d0", "d2", "d3", "d4", "d6", "d1"])
         let d6 = byA.first { $0.recordID.recordName == "d6" }
         #expect(d6?["c"] as? Int == nil)
         #expect(byA.first { $0.recordID.recordName == "d3" }?.parent?.recordID == folder.recordID)
         // d7 came back without b and c: they sort first (null).
-        let byC = try await Self.walk(
+        let byC = try await Kit.walk(
             Self.sorted("Doc", by: "c", ascending: true), zoneID: zone, limit: 2, in: database)
         #expect(Array(byC.map(\.recordID.recordName).prefix(2)) == ["d6", "d7"])
     }
@@ -467,7 +444,7 @@ import Testing
         try await Self.expectSortedWalk("Item", keys: ["n"], zoneID: zoneAgain, live: ["z3"], in: database)
         let changes = try await Self.changes(in: zoneAgain, since: nil, limit: 10, in: database)
         #expect(changes.changed.map(\.recordID.recordName) == ["z3"])
-        let anyZone = try await Self.walk(
+        let anyZone = try await Kit.walk(
             Self.sorted("Item", by: "n", ascending: true), zoneID: nil, limit: 4, in: database)
         #expect(anyZone.map(\.recordID.recordName) == ["z3"])
     }
@@ -594,7 +571,7 @@ import Testing
         let inA = try await database.records(
             matching: CKQuery(recordType: "Item", predicate: NSPredicate(value: true)), inZoneWith: a)
         #expect(inA.matchResults.map(\.0.recordName) == ["same", "x1", "x2"])
-        let inB = try await Self.walk(Self.sorted("Item", by: "n", ascending: true), zoneID: b, limit: 1, in: database)
+        let inB = try await Kit.walk(Self.sorted("Item", by: "n", ascending: true), zoneID: b, limit: 1, in: database)
         #expect(inB.map(\.recordID.recordName) == ["y0"])
         let home2 = try await Self.fetched(
             [CKRecord.ID(recordName: "z0"), CKRecord.ID(recordName: "z1")], in: database)

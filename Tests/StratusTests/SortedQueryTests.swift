@@ -5,29 +5,6 @@ import Testing
 /// Sorted queries page over value indexes with keyset cursors: every match exactly once, in
 /// the order of every sort descriptor, across zones, even when records change between pages.
 @Suite struct SortedQueryTests {
-    /// Follows cursors to exhaustion with `limit` records per page.
-    private func walk(_ query: CKQuery, zoneID: CKRecordZone.ID?, limit: Int, in database: CKDatabase) async throws
-        -> [CKRecord]
-    {
-        var records: [CKRecord] = []
-        var cursor: CKQueryOperation.Cursor?
-        var pages = 0
-        repeat {
-            let result:
-                (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?)
-            if let cursor {
-                result = try await database.records(continuingMatchFrom: cursor, resultsLimit: limit)
-            } else {
-                result = try await database.records(matching: query, inZoneWith: zoneID, resultsLimit: limit)
-            }
-            #expect(result.matchResults.count <= limit)
-            records += try result.matchResults.map { try $0.1.get() }
-            cursor = result.queryCursor
-            pages += 1
-        } while cursor != nil && pages < 1000
-        return records
-    }
-
     private func seed(_ database: CKDatabase) async throws -> [CKRecordZone.ID] {
         let a = try await OpsTestKit.makeZone("A", in: database)
         let b = try await OpsTestKit.makeZone("B", in: database)
@@ -53,7 +30,7 @@ import Testing
         query.sortDescriptors = [
             NSSortDescriptor(key: "rank", ascending: ascending), NSSortDescriptor(key: "name", ascending: true),
         ]
-        let records = try await walk(query, zoneID: nil, limit: 7, in: database)
+        let records = try await OpsTestKit.walk(query, zoneID: nil, limit: 7, in: database)
         #expect(records.count == 120)
         #expect(Set(records.map(\.recordID)).count == 120)
         // Expected: by rank (absent first when ascending, last when descending), then by name.
@@ -77,7 +54,7 @@ import Testing
         let zones = try await seed(database)
         let query = CKQuery(recordType: "Item", predicate: NSPredicate(format: "rank >= %d", 3))
         query.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: false)]
-        let records = try await walk(query, zoneID: zones[0], limit: 4, in: database)
+        let records = try await OpsTestKit.walk(query, zoneID: zones[0], limit: 4, in: database)
         let ranks = records.compactMap { $0["rank"] as? Int }
         #expect(ranks.count == records.count)
         #expect(ranks == ranks.sorted(by: >))
@@ -96,12 +73,12 @@ import Testing
         }
         let query = CKQuery(recordType: "Event", predicate: NSPredicate(value: true))
         query.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
-        var names = try await walk(query, zoneID: zone, limit: 2, in: database).map(\.recordID.recordName)
+        var names = try await OpsTestKit.walk(query, zoneID: zone, limit: 2, in: database).map(\.recordID.recordName)
         #expect(names == ["e4", "e3", "e2", "e1", "e0"])
         // The index now exists; a new record must be maintained in it.
         let late = CKRecord(recordType: "Event", recordID: CKRecord.ID(recordName: "e5", zoneID: zone))
         _ = try await OpsTestKit.save([late], in: database)
-        names = try await walk(query, zoneID: zone, limit: 2, in: database).map(\.recordID.recordName)
+        names = try await OpsTestKit.walk(query, zoneID: zone, limit: 2, in: database).map(\.recordID.recordName)
         #expect(names == ["e5", "e4", "e3", "e2", "e1", "e0"])
     }
 
@@ -121,14 +98,14 @@ import Testing
         let saved = try await OpsTestKit.save(records, in: database)
         let query = CKQuery(recordType: "Task", predicate: NSPredicate(value: true))
         query.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: true)]
-        #expect(try await walk(query, zoneID: zone, limit: 4, in: database).count == 6)
+        #expect(try await OpsTestKit.walk(query, zoneID: zone, limit: 4, in: database).count == 6)
         // Same rank, new note: the record moves in the change log, not in the index's order.
         saved[2]["note"] = "v2"
         // New rank: the record moves in the index too.
         saved[4]["rank"] = -1
         _ = try await OpsTestKit.save([saved[2], saved[4]], in: database)
         _ = try await database.modifyRecords(saving: [], deleting: [saved[0].recordID])
-        let walked = try await walk(query, zoneID: zone, limit: 4, in: database)
+        let walked = try await OpsTestKit.walk(query, zoneID: zone, limit: 4, in: database)
         #expect(walked.map(\.recordID.recordName) == ["t4", "t1", "t2", "t3", "t5"])
         #expect(walked.map { $0["note"] as? String } == ["v1", "v1", "v2", "v1", "v1"])
     }
