@@ -31,12 +31,22 @@ struct CLILongLivedTests {
 
         let listed = try await workspace.stratus("long-lived", "list")
         #expect(listed.status == 0, "\(listed.errorOutput)")
-        #expect(listed.output == "\(id)  CKModifyRecordsOperation\n")
+        #expect(listed.output.hasPrefix("\(id)  CKModifyRecordsOperation  running  persisted 20"))
 
         let shown = try await workspace.stratus("long-lived", "show", id, "--json")
         let summary = try #require(try json(shown.output) as? [String: Any])
         #expect(summary["type"] as? String == "CKModifyRecordsOperation")
-        #expect(summary["isLongLived"] as? Bool == true)
+        #expect(summary["database"] as? String == "private")
+        #expect(summary["state"] as? String == "running")
+        #expect(summary["journaledCallbacks"] as? Int == 0)
+        #expect(summary["finishedAt"] == nil)
+        let persistedAt = try #require(summary["persistedAt"] as? String)
+        let persistedDate = try Date(persistedAt, strategy: .iso8601)
+        #expect(abs(persistedDate.timeIntervalSinceNow) < 600)
+
+        let text = try await workspace.stratus("long-lived", "show", id)
+        #expect(text.output.contains("state      running\n"))
+        #expect(text.output.contains("callbacks  0 journaled\n"))
 
         let cancelled = try await workspace.stratus("long-lived", "cancel", id)
         #expect(cancelled.status == 0, "\(cancelled.errorOutput)")

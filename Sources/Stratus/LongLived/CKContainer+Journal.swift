@@ -23,6 +23,24 @@ extension CKContainer {
         try outstandingEntries().map(\.id)
     }
 
+    /// The journal's status of the outstanding operation `id`.
+    func outstandingLongLivedStatus(_ id: CKOperation.ID) throws -> LongLivedOperationStatus? {
+        guard let entry = try outstandingEntries().first(where: { $0.id == id }) else { return nil }
+        let header = entry.header
+        guard let scope = CKDatabase.Scope(rawValue: header.scope) else {
+            throw CKError.make(
+                .incompatibleVersion,
+                "long-lived operation \(id) names database scope \(header.scope), which this version of Stratus does not know"
+            )
+        }
+        return LongLivedOperationStatus(
+            operationID: id, operationType: header.kind, databaseScope: scope,
+            state: header.state == .running ? .running : .completed,
+            persistedAt: Date(timeIntervalSince1970: header.createdAt),
+            finishedAt: header.finishedAt.map { Date(timeIntervalSince1970: $0) },
+            journaledCallbacks: Int(header.nextSequence))
+    }
+
     /// A proxy of the outstanding operation `id`, configured from its journaled request.
     func longLivedProxy(_ id: CKOperation.ID) throws -> CKOperation? {
         guard let entry = try outstandingEntries().first(where: { $0.id == id }) else { return nil }

@@ -22,16 +22,21 @@ struct LongLivedCommand: AsyncParsableCommand {
             try await Session.with(options) { session in
                 let ids = try await session.container.allLongLivedOperationIDs()
                 var operations: [OperationSummary] = []
-                for id in ids.sorted() {
-                    let operation = try await session.container.longLivedOperation(for: id)
-                    operations.append(OperationSummary(id: id, operation: operation))
+                for id in ids {
+                    // An operation that left the list since it was listed is skipped.
+                    if let status = try await session.container.longLivedOperationStatus(for: id) {
+                        operations.append(OperationSummary(status))
+                    }
                 }
                 if options.json {
                     try Output.json(operations)
                 } else if operations.isEmpty {
                     Output.status("no long-lived operations\n")
                 } else {
-                    for summary in operations { Output.line("\(summary.id)  \(summary.type)") }
+                    for summary in operations {
+                        Output.line(
+                            "\(summary.id)  \(summary.type)  \(summary.state)  persisted \(summary.persistedAt)")
+                    }
                 }
             }
         }
@@ -46,18 +51,20 @@ struct LongLivedCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await Session.with(options) { session in
-                guard let operation = try await session.container.longLivedOperation(for: id) else {
+                guard let status = try await session.container.longLivedOperationStatus(for: id) else {
                     throw CLIError("unknownItem: no long-lived operation has ID '\(id)'")
                 }
-                let summary = OperationSummary(id: id, operation: operation)
+                let summary = OperationSummary(status)
                 if options.json {
                     try Output.json(summary)
                 } else {
                     Output.line("id         \(summary.id)")
                     Output.line("type       \(summary.type)")
-                    Output.line("long-lived \(summary.isLongLived)")
-                    Output.line("finished   \(summary.isFinished)")
-                    Output.line("cancelled  \(summary.isCancelled)")
+                    Output.line("database   \(summary.database)")
+                    Output.line("state      \(summary.state)")
+                    Output.line("persisted  \(summary.persistedAt)")
+                    Output.line("finished   \(summary.finishedAt ?? "-")")
+                    Output.line("callbacks  \(summary.journaledCallbacks) journaled")
                 }
             }
         }
@@ -89,19 +96,28 @@ struct LongLivedCommand: AsyncParsableCommand {
     }
 }
 
-/// What the tool shows of a long-lived operation.
+/// What the tool shows of a long-lived operation: its journal status
+/// (`CKContainer.longLivedOperationStatus(for:)`), times in ISO 8601 (UTC).
 struct OperationSummary: Encodable {
     var id: String
     var type: String
-    var isLongLived: Bool
-    var isFinished: Bool
-    var isCancelled: Bool
+    /// `private`, `shared` or `public`.
+    var database: String
+    /// `running` (the work is unfinished: a proxy resumes it) or `completed` (only the
+    /// delivery is: a proxy replays it).
+    var state: String
+    var persistedAt: String
+    var finishedAt: String?
+    var journaledCallbacks: Int
 
-    init(id: String, operation: CKOperation?) {
-        self.id = id
-        self.type = operation.map { String(describing: Swift.type(of: $0)) } ?? "unknown"
-        self.isLongLived = operation?.configuration.isLongLived ?? true
-        self.isFinished = operation?.isFinished ?? false
-        self.isCancelled = operation?.isCancelled ?? false
+    init(_ status: LongLivedOperationStatus) {
+        let format = Date.ISO8601FormatStyle()
+        id = status.operationID
+        type = status.operationType
+        database = status.databaseScope.description
+        state = status.state.rawValue
+        persistedAt = status.persistedAt.formatted(format)
+        finishedAt = status.finishedAt?.formatted(format)
+        journaledCallbacks = status.journaledCallbacks
     }
 }

@@ -329,12 +329,25 @@ enum LongLivedCases {
         try context.expectEqual(
             Set(try process.listed(context)), [completed.operationID, running.operationID], "listed operations")
         try context.expect(try process.proxy(completed.operationID, context) != nil, "the completed one is fetchable")
+        context.step("their journal status")
+        let completedStatus = try process.status(completed.operationID, context)
+        try context.expectEqual(completedStatus?.state, .completed, "state of the completed one")
+        try context.expectEqual(completedStatus?.finishedAt, start, "when the completed one finished")
+        try context.expectEqual(completedStatus?.journaledCallbacks, 2, "its callbacks: the zone, then the end")
+        let runningStatus = try process.status(running.operationID, context)
+        try context.expectEqual(runningStatus?.state, .running, "state of the running one")
+        try context.expectEqual(runningStatus?.finishedAt, nil, "when the running one finished")
+        try context.expectEqual(runningStatus?.journaledCallbacks, 0, "its callbacks")
+        try context.expectEqual(runningStatus?.persistedAt, start, "when it was persisted")
+        try context.expectEqual(runningStatus?.operationType, "CKFetchRecordZonesOperation", "its type")
+        try context.expectEqual(runningStatus?.databaseScope, .private, "its database")
         try process.stop(context)
 
         context.step("just over 24 hours later")
         process = try LongLivedProcess.start(context, clock: start + 24 * hour + 60)
         try context.expectEqual(try process.listed(context), [running.operationID], "listed operations")
         try context.expect(try process.proxy(completed.operationID, context) == nil, "the completed one is purged")
+        try context.expect(try process.status(completed.operationID, context) == nil, "and has no status")
         try process.stop(context)
         try context.expect(
             !(try LongLived.journalMentions(completed.operationID, context)), "its journal entries are gone",

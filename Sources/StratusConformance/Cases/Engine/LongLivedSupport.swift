@@ -46,6 +46,23 @@ struct LongLivedProcess {
         try LongLived.listed(container, context)
     }
 
+    /// The journal status of `id`, or `nil`.
+    func status(_ id: CKOperation.ID, _ context: ConformanceContext) throws -> LongLivedOperationStatus? {
+        let box = Collector<Result<LongLivedOperationStatus?, any Error>>()
+        let done = DispatchSemaphore(value: 0)
+        container.fetchLongLivedOperationStatus(withID: id) { status, error in
+            box.append(error.map { .failure($0) } ?? .success(status))
+            done.signal()
+        }
+        done.wait()
+        switch box.values.first {
+        case .success(let status)?: return status
+        case .failure(let error)?:
+            throw context.failure(expected: "fetchLongLivedOperationStatus succeeds", actual: "\(error)")
+        case nil: throw context.failure(expected: "an answer", actual: "none")
+        }
+    }
+
     /// The proxy of `id`, or `nil`.
     func proxy(_ id: CKOperation.ID, _ context: ConformanceContext) throws -> CKDatabaseOperation? {
         let box = Collector<Result<CKOperation?, any Error>>()
