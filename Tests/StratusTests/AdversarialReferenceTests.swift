@@ -39,6 +39,26 @@ import Testing
         try await AdversarialKit.expectIntact(keep, in: database)
     }
 
+    /// A request that saves a record with a `deleteSelf` reference to a record it also deletes
+    /// reports the save as a success, then the cascade deletes the record (decision 0004, 6):
+    /// it cannot be fetched afterwards, and the next change fetch reports its deletion.
+    @Test func aRecordSavedWithADeleteSelfReferenceToARecordTheRequestDeletesIsCascaded() async throws {
+        let (database, zoneID, keep) = try await AdversarialKit.fixture()
+        let token = try await database.recordZoneChanges(inZoneWith: zoneID, since: nil).changeToken
+        let child = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "child", zoneID: zoneID))
+        child["owner"] = CKRecord.Reference(recordID: keep.recordID, action: .deleteSelf)
+        let results = await AdversarialKit.modify(database, saving: [child], deleting: [keep.recordID])
+        #expect(OpsTestKit.code(results.saves[child.recordID]) == nil)
+        #expect(OpsTestKit.code(results.deletes[keep.recordID]) == nil)
+        #expect(OpsTestKit.code(results.final) == nil)
+
+        let fetched = try await database.records(for: [child.recordID, keep.recordID])
+        #expect(fetched.values.allSatisfy { OpsTestKit.code($0) == .unknownItem })
+        let changes = try await database.recordZoneChanges(inZoneWith: zoneID, since: token)
+        #expect(changes.modificationResultsByID.isEmpty)
+        #expect(Set(changes.deletions.map(\.recordID)) == [child.recordID, keep.recordID])
+    }
+
     /// In an atomic zone the culprit keeps its error and the children get batchRequestFailed.
     @Test func inAnAtomicZoneTheChildrenOfAFailedParentGetBatchRequestFailed() async throws {
         let (database, zoneID, keep) = try await AdversarialKit.fixture()
