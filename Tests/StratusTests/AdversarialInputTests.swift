@@ -270,7 +270,7 @@ enum AdversarialKit {
                 let record = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "bad", zoneID: zone))
                 record["mixed"] = [NSNumber(value: 1), NSString(string: "one")] as NSArray
                 return record
-            }, code: .invalidArguments, mentions: ["mixed"])
+            }, code: .invalidArguments, mentions: ["mixed", "a list mixing"])
     }
 
     @Test func aNestedListIsRejected() async throws {
@@ -279,7 +279,7 @@ enum AdversarialKit {
                 let record = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "bad", zoneID: zone))
                 record["nested"] = [[1, 2], [3]]
                 return record
-            }, code: .invalidArguments, mentions: ["nested"])
+            }, code: .invalidArguments, mentions: ["nested", "a list inside a list"])
     }
 
     @Test func anUnsignedValueAboveInt64MaxIsRejected() async throws {
@@ -288,7 +288,7 @@ enum AdversarialKit {
                 let record = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "bad", zoneID: zone))
                 record["huge"] = UInt64.max
                 return record
-            }, code: .invalidArguments, mentions: ["huge"])
+            }, code: .invalidArguments, mentions: ["huge", "18446744073709551615", "Int64.max"])
     }
 
     /// The just-in-time schema fixes a field's type at its first save; a later value of another

@@ -40,6 +40,6 @@ import Testing
                 let record = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "bad", zoneID: zone))
                 record["huge"] = NSNumber(value: UInt64.max)
                 return record
-            }, code: .invalidArguments, mentions: ["huge"])
+            }, code: .invalidArguments, mentions: ["huge", "18446744073709551615", "Int64.max"])
     }
 }

@@ -266,9 +266,8 @@ extension DatabaseContext {
         var size = 0
         for (name, value) in save.values {
             if let problem = Validation.fieldNameProblem(name) { return .make(.invalidArguments, problem) }
-            if case .invalid(let typeName) = value {
-                return .make(
-                    .invalidArguments, "field '\(name)' holds a value of type \(typeName), which CloudKit cannot store")
+            if case .invalid(let description) = value {
+                return .make(.invalidArguments, "field '\(name)' holds \(description), which CloudKit cannot store")
             }
             if case .list(let items) = value,
                 items.contains(where: { if case .invalid = $0 { return true } else { return false } })

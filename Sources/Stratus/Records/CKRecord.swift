@@ -117,7 +117,7 @@ public final class CKRecord: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
     public func setObject(_ object: (any CKRecordValue)?, forKey key: CKRecord.FieldKey) {
         let value: FieldValue?
         if let object {
-            value = FieldValue(recordValue: object) ?? .invalid(String(describing: type(of: object)))
+            value = FieldValue(recordValue: object) ?? .invalid(FieldValue.unstorableDescription(of: object))
         } else {
             value = nil
         }
@@ -144,9 +144,9 @@ public final class CKRecord: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
             if let recordValue = value as? any CKRecordValue {
                 setObject(recordValue, forKey: key)
             } else {
-                let typeName = String(describing: type(of: value))
+                let description = FieldValue.unstorableDescription(of: value)
                 state.withLock { s in
-                    s.values[key] = .invalid(typeName)
+                    s.values[key] = .invalid(description)
                     if !s.changed.contains(key) { s.changed.append(key) }
                 }
             }

@@ -158,8 +158,40 @@ extension FieldValue {
             return CKAsset(stored: a)
         case .list(let items):
             return ListValue.make(items)
-        case .invalid(let typeName):
-            return "<invalid value of type \(typeName)>"
+        case .invalid(let description):
+            return "<invalid: \(description)>"
+        }
+    }
+
+    /// Why `value`, which `init(recordValue:)` refused, cannot be stored: a noun phrase for
+    /// error messages ("a list mixing String and Int64 values").
+    static func unstorableDescription(of value: Any) -> String {
+        switch value {
+        case let v as UInt64 where Int64(exactly: v) == nil:
+            return "the UInt64 value \(v), larger than CloudKit's largest integer (Int64.max)"
+        case let v as UInt where Int64(exactly: v) == nil:
+            return "the UInt value \(v), larger than CloudKit's largest integer (Int64.max)"
+        case let v as NSNumber
+        where type(of: value) is NSNumber.Type && String(cString: v.objCType) == "Q"
+            && Int64(exactly: v.uint64Value) == nil:
+            return "the NSNumber value \(v.uint64Value), larger than CloudKit's largest integer (Int64.max)"
+        case let v as CKAsset where v.fileURL == nil:
+            return "a CKAsset without a fileURL"
+        case let v as NSArray where !(value is [Any]):
+            return unstorableDescription(of: v.map { $0 } as [Any])
+        case let v as [Any]:
+            for (index, element) in v.enumerated() {
+                guard let item = FieldValue(recordValue: element) else {
+                    return "a list whose item \(index) is \(unstorableDescription(of: element))"
+                }
+                if case .list = item { return "a list inside a list (item \(index))" }
+            }
+            let types = v.map { String(describing: Swift.type(of: $0)) }
+            var distinct: [String] = []
+            for type in types where !distinct.contains(type) { distinct.append(type) }
+            return "a list mixing \(distinct.joined(separator: " and ")) values (a list's items must share one type)"
+        default:
+            return "a value of type \(String(describing: Swift.type(of: value)))"
         }
     }
 

@@ -40,7 +40,7 @@ indirect enum FieldValue: Hashable, Sendable {
     case location(LocationValue)
     case asset(AssetValue)
     case list([FieldValue])
-    /// A value of a type CloudKit cannot store (the type's name); a save rejects it.
+    /// A value CloudKit cannot store, with why (`unstorableDescription(of:)`); a save rejects it.
     case invalid(String)
 
     /// The CloudKit schema type, for the just-in-time schema (numbers share one type).
