@@ -76,6 +76,7 @@ struct BackendRun {
                     guard fetched.records == sizes.savedRecords else {
                         throw BenchmarkFailure("drain delivered \(fetched.records) of \(sizes.savedRecords) records")
                     }
+                    Log.detail("drain: \(fetched.records) records, field checksum \(fetched.checksum)")
                 })
         }
         let median = Timing.median(samples.map(\.wall))

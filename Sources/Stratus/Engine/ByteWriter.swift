@@ -116,4 +116,24 @@ struct ByteReader {
     mutating func readOptionalString() throws -> String? {
         try readByte() == 0 ? nil : try readString()
     }
+
+    /// Reads a string written by `ByteWriter.write(_: String)`; when its bytes are those of
+    /// `previous`, returns `previous` itself (shared storage, no allocation) and otherwise
+    /// stores the new string there. For strings that repeat from row to row of a batch.
+    mutating func readString(reusing previous: inout String) throws -> String {
+        let count = try readVarint()
+        guard count <= remaining else { throw EngineError.corruptValue }
+        defer { offset += count }
+        let start = offset
+        let matches: Bool = bytes.withUnsafeBufferPointer { buffer -> Bool in
+            let known: Bool? = previous.utf8.withContiguousStorageIfAvailable { known -> Bool in
+                guard known.count == count else { return false }
+                guard count > 0, let mine = known.baseAddress, let theirs = buffer.baseAddress else { return true }
+                return memcmp(mine, theirs + start, count) == 0
+            }
+            return known ?? false
+        }
+        if !matches { previous = String(decoding: bytes[offset..<offset + count], as: UTF8.self) }
+        return previous
+    }
 }

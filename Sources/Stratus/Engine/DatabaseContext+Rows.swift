@@ -98,9 +98,10 @@ extension DatabaseContext {
         }
         var result = [StoredRecord?](repeating: nil, count: names.count)
         if entryKeys.isEmpty { return result }
+        var strings = StoredRecord.RepeatedStrings()
         for (offset, bytes) in try txn.getMany(entryKeys).enumerated() {
             guard let bytes else { throw EngineError.corruptValue }
-            result[live[offset]] = try ChangeEntry.liveRecord(bytes)
+            result[live[offset]] = try ChangeEntry.liveRecord(bytes, strings: &strings)
         }
         return result
     }
@@ -115,6 +116,7 @@ extension DatabaseContext {
     ) throws {
         let prefixLength = keys.recordsPrefix(zone).bytes.count
         var range = range
+        var strings = StoredRecord.RepeatedStrings()
         while true {
             let page = try txn.scan(range, limit: 256)
             var names: [String] = []
@@ -131,7 +133,8 @@ extension DatabaseContext {
                 let end = min(start + max(1, batch), entryKeys.count)
                 for (offset, bytes) in try txn.getMany(Array(entryKeys[start..<end])).enumerated() {
                     guard let bytes else { throw EngineError.corruptValue }
-                    guard try body(names[start + offset], try ChangeEntry.liveRecord(bytes)) else { return }
+                    let record = try ChangeEntry.liveRecord(bytes, strings: &strings)
+                    guard try body(names[start + offset], record) else { return }
                 }
                 start = end
             }

@@ -73,11 +73,12 @@ extension DatabaseContext {
             changes.reserveCapacity(min(entries.count, batch))
             var last = start
             let prefixLength = keys.changes(zone.number).lowerBound.count
+            var strings = StoredRecord.RepeatedStrings()
             // One range scan: a live entry carries its record (decision 0008).
             for pair in entries.prefix(batch) {
                 var reader = OrderedKeyReader(pair.key, from: prefixLength)
                 last = try reader.readInteger()
-                let entry = try ChangeEntry(decoding: pair.value)
+                let entry = try ChangeEntry(decoding: pair.value, strings: &strings)
                 let id = CKRecord.ID(recordName: entry.recordName, zoneID: zoneID)
                 if let type = entry.deletedRecordType {
                     if token != nil { changes.append(.deleted(id, type)) }

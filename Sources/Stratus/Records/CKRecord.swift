@@ -157,7 +157,9 @@ public final class CKRecord: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
 
     /// The names of the fields that have values.
     public func allKeys() -> [CKRecord.FieldKey] {
-        state.withLock { Array($0.values.keys) }.sorted()
+        var keys = state.withLock { Array($0.values.keys) }
+        keys.sort()
+        return keys
     }
 
     /// The names of the fields changed locally since the record was fetched or saved.

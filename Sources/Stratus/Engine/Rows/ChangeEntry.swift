@@ -34,16 +34,32 @@ struct ChangeEntry: Sendable {
     }
 
     init(decoding bytes: [UInt8]) throws {
+        var strings = StoredRecord.RepeatedStrings()
+        try self.init(decoding: bytes, strings: &strings)
+    }
+
+    /// Decodes one entry of a batch, sharing the strings it has in common with the entries
+    /// decoded before it with `strings`.
+    init(decoding bytes: [UInt8], strings: inout StoredRecord.RepeatedStrings) throws {
         var r = ByteReader(bytes)
         recordName = try r.readString()
         deletedRecordType = try r.readOptionalString()
-        record = deletedRecordType == nil ? try StoredRecord(reading: &r) : nil
+        record = deletedRecordType == nil ? try StoredRecord(reading: &r, strings: &strings) : nil
     }
 
     /// The live record an entry holds; a tombstone entry here means a damaged store (the
     /// record's pointer said it was live).
     static func liveRecord(_ bytes: [UInt8]) throws -> StoredRecord {
-        guard let record = try ChangeEntry(decoding: bytes).record else { throw EngineError.corruptValue }
+        var strings = StoredRecord.RepeatedStrings()
+        return try liveRecord(bytes, strings: &strings)
+    }
+
+    /// `liveRecord(_:)` for one entry of a batch, sharing the strings it has in common with
+    /// the entries decoded before it with `strings`.
+    static func liveRecord(_ bytes: [UInt8], strings: inout StoredRecord.RepeatedStrings) throws -> StoredRecord {
+        guard let record = try ChangeEntry(decoding: bytes, strings: &strings).record else {
+            throw EngineError.corruptValue
+        }
         return record
     }
 }

@@ -60,19 +60,32 @@ struct StoredRecord: Sendable {
 
     init(decoding bytes: [UInt8]) throws {
         var r = ByteReader(bytes)
-        try self.init(reading: &r)
+        var strings = RepeatedStrings()
+        try self.init(reading: &r, strings: &strings)
     }
 
-    /// Reads a record written by `write(to:)`.
-    init(reading r: inout ByteReader) throws {
+    /// The strings that repeat from record to record of a batch (the type, the user record
+    /// names, the field names), as last decoded: a batch decoded with one of these shares
+    /// them instead of allocating them again for every record.
+    struct RepeatedStrings {
+        var recordType = ""
+        var creator = ""
+        var modifier = ""
+        /// The field names by their place in the record (fields are written sorted by name).
+        var fieldNames: [String] = []
+    }
+
+    /// Reads a record written by `write(to:)`, sharing the strings it has in common with the
+    /// records read before it with `strings`.
+    init(reading r: inout ByteReader, strings: inout RepeatedStrings) throws {
         guard try r.readByte() == 1 else { throw EngineError.corruptValue }
-        recordType = try r.readString()
+        recordType = try r.readString(reusing: &strings.recordType)
         position = try r.readInt64()
         changeTag = try r.readString()
         creationDate = try r.readDouble()
         modificationDate = try r.readDouble()
-        creatorUserRecordName = try r.readString()
-        lastModifiedUserRecordName = try r.readString()
+        creatorUserRecordName = try r.readString(reusing: &strings.creator)
+        lastModifiedUserRecordName = try r.readString(reusing: &strings.modifier)
         if try r.readByte() == 1 {
             guard case .reference(let parent) = try FieldValueCodec.read(from: &r) else {
                 throw EngineError.corruptValue
@@ -84,8 +97,9 @@ struct StoredRecord: Sendable {
         let count = try r.readVarint()
         var fields: [String: FieldValue] = [:]
         fields.reserveCapacity(count)
-        for _ in 0..<count {
-            let name = try r.readString()
+        for index in 0..<count {
+            if index == strings.fieldNames.count { strings.fieldNames.append("") }
+            let name = try r.readString(reusing: &strings.fieldNames[index])
             fields[name] = try FieldValueCodec.read(from: &r)
         }
         self.fields = fields
