@@ -48,7 +48,10 @@ struct LMDBMultiProcessTests {
         let ackFile = storage.path + ".ack"
         defer { try? FileManager.default.removeItem(atPath: ackFile) }
         let probe = try TestProbe.launch(["lmdb-increment", storage.path, "1000000", "200", ackFile])
-        try await Task.sleep(for: .milliseconds(delayMilliseconds))
+        // A blocking sleep, not Task.sleep: in a parallel run other tests hold the cooperative
+        // pool's threads, and a Task.sleep of 40 ms once woke after two minutes, by when the
+        // writer had committed 1.5 million keys.
+        usleep(UInt32(delayMilliseconds) * 1000)
         probe.kill()
         _ = await probe.finish()
         let acknowledged = fromBE64(FileManager.default.contents(atPath: ackFile).map { [UInt8]($0) })
@@ -58,7 +61,10 @@ struct LMDBMultiProcessTests {
         let counter = fromBE64(try backend.read { try $0.get(Self.counterKey) })
         #expect(
             counter >= acknowledged && counter <= acknowledged + 1, "counter \(counter), acknowledged \(acknowledged)")
-        let keys = try backend.read { try $0.scan(KeyRange(prefix: Array("probe.batch.".utf8)), limit: 1_000_000) }
+        // One more than expected: a stray batch would show.
+        let keys = try backend.read {
+            try $0.scan(KeyRange(prefix: Array("probe.batch.".utf8)), limit: Int(counter) * 200 + 1)
+        }
         #expect(keys.count == Int(counter) * 200)
         var perValue: [UInt64: Int] = [:]
         for pair in keys {
