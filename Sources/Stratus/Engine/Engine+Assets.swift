@@ -22,6 +22,11 @@ extension Engine {
 
     /// A fetched asset whose content is copied to a local file (once per content ID).
     ///
+    /// When the content cannot be copied — the store lacks it, or the cache directory cannot
+    /// be written — the asset has no file: its `fileURL` is `nil`, which is how CloudKit marks
+    /// an asset whose content is not available locally, rather than a URL of a file that does
+    /// not exist.
+    ///
     /// The content is read through `txn`, the transaction the record is read in: a
     /// transaction of its own would not see content written by the enclosing write, could not
     /// run inside a body on a single-connection store, and would wait for a free reader
@@ -29,14 +34,19 @@ extension Engine {
     func materialize(_ asset: AssetValue, keys: DatabaseKeys, _ txn: any BackendReadTransaction) -> AssetValue {
         var result = asset
         let file = assetCacheDirectory.appendingPathComponent(asset.contentID)
+        result.pendingFile = file
         if !FileManager.default.fileExists(atPath: file.path) {
-            let content = try? txn.get(keys.asset(asset.contentID))
-            if let content = content ?? nil {
-                try? FileManager.default.createDirectory(at: assetCacheDirectory, withIntermediateDirectories: true)
-                try? Data(content).write(to: file, options: .atomic)
+            do {
+                guard let content = try txn.get(keys.asset(asset.contentID)) else {
+                    result.pendingFile = nil
+                    return result
+                }
+                try FileManager.default.createDirectory(at: assetCacheDirectory, withIntermediateDirectories: true)
+                try Data(content).write(to: file, options: .atomic)
+            } catch {
+                result.pendingFile = nil
             }
         }
-        result.pendingFile = file
         return result
     }
 }

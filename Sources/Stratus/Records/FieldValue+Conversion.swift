@@ -48,12 +48,14 @@ extension FieldValue {
                     verticalAccuracy: v.verticalAccuracy, course: v.course, speed: v.speed,
                     timestamp: v.timestamp.timeIntervalSinceReferenceDate))
         case let v as CKAsset:
-            guard let url = v.fileURL else { return nil }
             if let stored = v.storedContent {
                 // Keep the local copy: saved on another record or in another database, the
-                // content is copied (from this file when the store does not have it).
-                self = .asset(AssetValue(contentID: stored.contentID, size: stored.size, pendingFile: url))
+                // content is copied (from this file when the store does not have it). A fetched
+                // asset whose content was not available locally has no file, and keeps its
+                // stored content as it is.
+                self = .asset(AssetValue(contentID: stored.contentID, size: stored.size, pendingFile: v.fileURL))
             } else {
+                guard let url = v.fileURL else { return nil }
                 self = .asset(AssetValue(contentID: "", size: -1, pendingFile: url))
             }
         case let v as NSNumber:
@@ -175,7 +177,7 @@ extension FieldValue {
         where type(of: value) is NSNumber.Type && String(cString: v.objCType) == "Q"
             && Int64(exactly: v.uint64Value) == nil:
             return "the NSNumber value \(v.uint64Value), larger than CloudKit's largest integer (Int64.max)"
-        case let v as CKAsset where v.fileURL == nil:
+        case let v as CKAsset where v.fileURL == nil && v.storedContent == nil:
             return "a CKAsset without a fileURL"
         case let v as NSArray where !(value is [Any]):
             return unstorableDescription(of: v.map { $0 } as [Any])
