@@ -127,7 +127,7 @@ let package = Package(
         // Runs the built `stratus` executable against temporary stores.
         .testTarget(
             name: "StratusCLITests",
-            dependencies: ["StratusCLI", "Stratus", "StratusConformance", "StratusSQLite"],
+            dependencies: ["StratusCLI", "Stratus", "StratusConformance", "StratusSQLite", "StratusTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,15 +1,8 @@
 import Foundation
+import StratusTestSupport
 
 /// The built `stratus` executable, run as a separate process the way a user runs it.
 enum StratusExecutable {
-    struct NotFound: Error, CustomStringConvertible {
-        var searched: [String]
-        var description: String {
-            "the stratus executable was not found; `swift build --build-tests` builds it next to the test bundle. Searched: "
-                + searched.joined(separator: ", ")
-        }
-    }
-
     /// What one run did.
     struct Outcome: Sendable {
         var status: Int32
@@ -20,28 +13,9 @@ enum StratusExecutable {
         var lines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
     }
 
-    /// The executable: in the directory of the running test executable or bundle, or a parent.
+    /// The executable, next to the test bundle (`BuiltExecutable`).
     static func url() throws -> URL {
-        var starts: [URL] = []
-        if let first = CommandLine.arguments.first {
-            starts.append(URL(fileURLWithPath: first).resolvingSymlinksInPath())
-        }
-        #if os(Linux)
-            starts.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
-        #endif
-        if let main = Bundle.main.executableURL { starts.append(main) }
-        starts += Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }
-        var searched: [String] = []
-        for start in starts {
-            var directory = start.deletingLastPathComponent()
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("stratus")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                if !searched.contains(directory.path) { searched.append(directory.path) }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        throw NotFound(searched: searched)
+        try BuiltExecutable.url(named: "stratus")
     }
 
     /// Runs `stratus arguments…` in `directory` with `environment` (only these variables, plus

@@ -2,41 +2,9 @@ public import Foundation
 
 /// The `StratusTestProbe` helper program, built by `swift test` next to the test bundle.
 public enum TestProbe {
-    /// The probe executable could not be found.
-    public struct NotFound: Error, CustomStringConvertible {
-        /// The directories that were searched.
-        public var searched: [String]
-        /// What was searched, for the failure message.
-        public var description: String {
-            "StratusTestProbe was not found. It is built by `swift build --build-tests` / "
-                + "`swift test` next to the test bundle; searched: " + searched.joined(separator: ", ")
-        }
-    }
-
-    /// The probe's executable: in the directory of the running test executable or bundle,
-    /// or one of its parents.
+    /// The probe's executable, next to the test bundle (``BuiltExecutable``).
     public static func executable() throws -> URL {
-        var starts: [URL] = []
-        if let first = CommandLine.arguments.first {
-            starts.append(URL(fileURLWithPath: first).resolvingSymlinksInPath())
-        }
-        #if os(Linux)
-            starts.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
-        #endif
-        if let main = Bundle.main.executableURL { starts.append(main) }
-        // On macOS the tests run inside `xctest`, and the bundle is `X.xctest/Contents/MacOS/X`.
-        starts += Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }
-        var searched: [String] = []
-        for start in starts {
-            var directory = start.deletingLastPathComponent()
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("StratusTestProbe")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                if !searched.contains(directory.path) { searched.append(directory.path) }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        throw NotFound(searched: searched)
+        try BuiltExecutable.url(named: "StratusTestProbe")
     }
 
     /// What a finished probe process did.
