@@ -8,7 +8,7 @@ extension DatabaseContext {
     private struct PlannedSave {
         let save: ModifyRequest.Save
         let existing: StoredRecord?
-        let fields: [String: FieldValue]
+        let fields: FieldTable
         let parent: ReferenceValue?
         /// The parent's name when the parent exists only as another save of this request.
         let parentInBatch: String?
@@ -366,7 +366,7 @@ extension DatabaseContext {
                 "record '\(id.recordName)' exists with type '\(existing.recordType)'; it cannot be saved as type '\(save.recordType)'"
             )
         }
-        var fields: [String: FieldValue]
+        var fields: FieldTable
         switch policy {
         case .ifServerRecordUnchanged:
             if let existing {
@@ -444,7 +444,7 @@ extension DatabaseContext {
         return PlannedSave(save: save, existing: existing, fields: fields, parent: parent, parentInBatch: parentInBatch)
     }
 
-    private func applyChangedKeys(_ save: ModifyRequest.Save, to fields: inout [String: FieldValue]) {
+    private func applyChangedKeys(_ save: ModifyRequest.Save, to fields: inout FieldTable) {
         for key in save.changedKeys { fields[key] = save.values[key] }
     }
 
@@ -572,7 +572,7 @@ extension DatabaseContext {
     }
 
     private func updateBackReferences(
-        zone: Int64, name: String, old: [String: FieldValue]?, new: [String: FieldValue]?,
+        zone: Int64, name: String, old: FieldTable?, new: FieldTable?,
         _ txn: any BackendWriteTransaction
     ) throws {
         guard
@@ -656,7 +656,7 @@ extension FieldValue {
     }
 
     /// The content IDs of the assets among `fields`.
-    static func assetContentIDs(_ fields: [String: FieldValue]?) -> Set<String> {
+    static func assetContentIDs(_ fields: FieldTable?) -> Set<String> {
         guard let fields, fields.values.contains(where: \.containsAsset) else { return [] }
         return Set(fields.values.flatMap(\.assets).map(\.contentID))
     }

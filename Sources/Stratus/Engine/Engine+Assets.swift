@@ -53,7 +53,7 @@ extension Engine {
 
 extension DatabaseContext {
     /// Removes the contents of every asset among `fields`.
-    func removeAssets(of fields: [String: FieldValue], _ txn: any BackendWriteTransaction) throws {
+    func removeAssets(of fields: FieldTable, _ txn: any BackendWriteTransaction) throws {
         for value in fields.values {
             for asset in value.assets where !asset.contentID.isEmpty {
                 try txn.clear(keys.asset(asset.contentID))

@@ -12,7 +12,7 @@ struct ModifyRequest: Sendable {
         let record: CKRecord
         let id: CKRecord.ID
         let recordType: String
-        let values: [String: FieldValue]
+        let values: FieldTable
         let changedKeys: [String]
         let system: SystemFields
     }

@@ -41,7 +41,7 @@ struct SchemaCache {
     /// Checks `fields` against the type's schema and adds the new fields; throws
     /// `invalidArguments` naming the field whose type does not match.
     mutating func admit(
-        recordType: String, fields: [String: FieldValue], recordName: String, _ txn: any BackendReadTransaction
+        recordType: String, fields: FieldTable, recordName: String, _ txn: any BackendReadTransaction
     ) throws {
         var row = try row(recordType, txn)
         var changed = false

@@ -62,7 +62,7 @@ extension ByteWriter {
         if let parent = state.system.parent { FieldValueCodec.write(parent, to: &self) }
         write(bool: state.system.parentChanged)
         writeVarint(state.values.count)
-        for (name, value) in state.values.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in state.values {
             write(name)
             FieldValueCodec.write(value, to: &self)
             let assets = value.assets

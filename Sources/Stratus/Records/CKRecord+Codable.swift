@@ -24,7 +24,9 @@ extension CKRecord: Codable {
         try container.encodeIfPresent(snapshot.system.creatorUserRecordName, forKey: .createdBy)
         try container.encodeIfPresent(snapshot.system.lastModifiedUserRecordName, forKey: .modifiedBy)
         try container.encodeIfPresent(snapshot.system.parent.map(CodableFieldValue.init), forKey: .parent)
-        try container.encode(snapshot.values.mapValues(CodableFieldValue.init), forKey: .fields)
+        try container.encode(
+            Dictionary(uniqueKeysWithValues: snapshot.values.lazy.map { ($0.key, CodableFieldValue($0.value)) }),
+            forKey: .fields)
     }
 
     /// Decodes a value encoded with `encode(to:)`.
@@ -43,7 +45,8 @@ extension CKRecord: Codable {
         state.system.creatorUserRecordName = try container.decodeIfPresent(String.self, forKey: .createdBy)
         state.system.lastModifiedUserRecordName = try container.decodeIfPresent(String.self, forKey: .modifiedBy)
         state.system.parent = try container.decodeIfPresent(CodableFieldValue.self, forKey: .parent)?.value
-        state.values = try container.decode([String: CodableFieldValue].self, forKey: .fields).mapValues(\.value)
+        state.values = FieldTable(
+            try container.decode([String: CodableFieldValue].self, forKey: .fields).mapValues(\.value))
         self.init(recordType: try container.decode(String.self, forKey: .recordType), recordID: id, state: state)
     }
 }

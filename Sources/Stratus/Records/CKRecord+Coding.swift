@@ -10,7 +10,7 @@ extension CKRecord {
         var w = ByteWriter()
         let values = state.withLock { $0.values }
         w.writeVarint(values.count)
-        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in values {
             w.write(name)
             FieldValueCodec.write(value, to: &w)
         }

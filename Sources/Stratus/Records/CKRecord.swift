@@ -18,7 +18,7 @@ public final class CKRecord: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
     public let recordType: CKRecord.RecordType
 
     struct State {
-        var values: [String: FieldValue] = [:]
+        var values: FieldTable = [:]
         var changed: [String] = []
         var system = SystemFields()
     }
@@ -157,9 +157,7 @@ public final class CKRecord: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
 
     /// The names of the fields that have values.
     public func allKeys() -> [CKRecord.FieldKey] {
-        var keys = state.withLock { Array($0.values.keys) }
-        keys.sort()
-        return keys
+        state.withLock { $0.values.keys }
     }
 
     /// The names of the fields changed locally since the record was fetched or saved.
@@ -203,6 +201,6 @@ public final class CKRecord: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
         }
     }
 
-    var fieldValues: [String: FieldValue] { state.withLock { $0.values } }
+    var fieldValues: FieldTable { state.withLock { $0.values } }
     var systemFields: SystemFields { state.withLock { $0.system } }
 }

@@ -30,15 +30,18 @@ struct AssetValue: Hashable, Sendable {
 }
 
 /// A record field's value in the engine's own terms: the CloudKit value types.
-indirect enum FieldValue: Hashable, Sendable {
+///
+/// The common cases are stored inline (a value is at most a `String` or a `Data` and a tag);
+/// the large, rarer ones are boxed, so that a record's fields need no allocation per value.
+enum FieldValue: Hashable, Sendable {
     case string(String)
     case integer(Int64, NumberKind)
     case double(Double, NumberKind)
     case date(Date)
     case bytes(Data)
-    case reference(ReferenceValue)
-    case location(LocationValue)
-    case asset(AssetValue)
+    indirect case reference(ReferenceValue)
+    indirect case location(LocationValue)
+    indirect case asset(AssetValue)
     case list([FieldValue])
     /// A value CloudKit cannot store, with why (`unstorableDescription(of:)`); a save rejects it.
     case invalid(String)

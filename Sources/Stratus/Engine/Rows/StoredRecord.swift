@@ -11,12 +11,12 @@ struct StoredRecord: Sendable {
     var creatorUserRecordName: String
     var lastModifiedUserRecordName: String
     var parent: ReferenceValue?
-    var fields: [String: FieldValue]
+    var fields: FieldTable
 
     init(
         recordType: String, position: Int64, changeTag: String, creationDate: Double,
         modificationDate: Double, creator: String, modifier: String, parent: ReferenceValue?,
-        fields: [String: FieldValue]
+        fields: FieldTable
     ) {
         self.recordType = recordType
         self.position = position
@@ -52,7 +52,7 @@ struct StoredRecord: Sendable {
             w.write(UInt8(0))
         }
         w.writeVarint(fields.count)
-        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in fields {
             w.write(name)
             FieldValueCodec.write(value, to: &w)
         }
@@ -95,12 +95,12 @@ struct StoredRecord: Sendable {
             parent = nil
         }
         let count = try r.readVarint()
-        var fields: [String: FieldValue] = [:]
+        var fields = FieldTable()
         fields.reserveCapacity(count)
         for index in 0..<count {
             if index == strings.fieldNames.count { strings.fieldNames.append("") }
             let name = try r.readString(reusing: &strings.fieldNames[index])
-            fields[name] = try FieldValueCodec.read(from: &r)
+            fields.append(name, try FieldValueCodec.read(from: &r))
         }
         self.fields = fields
     }
