@@ -2,7 +2,8 @@
 public enum ConformanceSuite {
     /// Every case, in a stable order.
     public static var cases: [ConformanceCase] {
-        KeyValueCases.all + ChangeTokenCases.all + QueryCases.all + ZoneCases.all + ModifyCases.all
+        KeyValueCases.all + ChangeTokenCases.all + PagedFetchCases.all + QueryCases.all + ZoneCases.all
+            + ModifyCases.all
             + RecordFetchCases.all + LongLivedCases.all
     }
 

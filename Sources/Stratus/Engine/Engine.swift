@@ -18,6 +18,9 @@ final class Engine: Sendable {
     private let containerNumbers = Mutex<[String: Int64]>([:])
     /// The long-lived operation journal's settings and in-process state (decision 0006).
     let journalState = JournalState()
+    /// How many write transactions this engine has finished (committed or not): a zone-changes
+    /// read-ahead taken after a write of this engine is read again (decision 0009).
+    let writeGeneration = Atomic<UInt64>(0)
 
     /// The store format this version writes and reads (decision 0008): 2, the change log
     /// carries the records. Format 1 (decision 0002's first layout) is refused on open.
@@ -61,6 +64,7 @@ final class Engine: Sendable {
 
     /// Runs a write body, again on a serialization conflict, and maps failures to `CKError`.
     func write<T>(_ body: (any BackendWriteTransaction) throws -> T) throws -> T {
+        defer { writeGeneration.add(1, ordering: .sequentiallyConsistent) }
         do {
             return try Engine.runWrite(backend, body)
         } catch let conflict as JournalConflict {

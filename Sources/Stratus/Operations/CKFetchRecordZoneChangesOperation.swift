@@ -116,6 +116,8 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
 
     override func performOperation() {
         var delivery = Delivery()
+        let readAhead = ZoneChangesReadAhead()
+        defer { readAhead.finish() }
         run(
             Event.self, deliver: { self.deliver($0, &delivery) },
             work: { context, _ in
@@ -135,10 +137,21 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
                 if let resume = delivery.resumeToken { token = resume }
                 let batch: ZoneChangesBatch
                 do {
-                    batch = try context.fetchZoneChanges(zoneID, since: token, limit: limit, desiredKeys: desiredKeys)
+                    if let readAhead = readAhead.take(zoneID: zoneID, token: token) {
+                        batch = try readAhead.get()
+                    } else {
+                        batch = try context.fetchZoneChanges(
+                            zoneID, since: token, limit: limit, desiredKeys: desiredKeys)
+                    }
                 } catch {
                     let failure = Event.zoneFinished(zoneID, .failure(CKError.fromStore(error)))
                     return .deliver(isLastZone ? [failure, .finished(nil)] : [failure])
+                }
+                if batch.moreComing && fetchAllChanges {
+                    // The next batch is read while this one is delivered (decision 0009).
+                    readAhead.start(
+                        context, zoneID: zoneID, token: batch.token, limit: limit, desiredKeys: desiredKeys,
+                        qos: dispatchQoS.qosClass)
                 }
                 var events: [Event] = batch.changes.map { change in
                     switch change {

@@ -101,7 +101,8 @@ open class CKOperation: Operation, @unchecked Sendable {
         return own.merged(over: groupDefault)
     }
 
-    private var dispatchQoS: DispatchQoS {
+    /// The dispatch quality of service of the operation's resolved configuration.
+    var dispatchQoS: DispatchQoS {
         switch resolvedConfiguration.qualityOfService {
         case .userInteractive: return .userInteractive
         case .userInitiated: return .userInitiated

@@ -1,0 +1,76 @@
+import Dispatch
+import Synchronization
+
+/// The next batch of a zone's changes, read on another thread while the operation delivers
+/// the batch before it (decision 0009).
+///
+/// A `CKFetchRecordZoneChangesOperation` that fetches all changes alternates between reading a
+/// batch (a read transaction, decoding) and delivering it (the app's callbacks). Once a batch
+/// with more coming is read, the next one starts from its token at once, so the app's
+/// callbacks and the next read run side by side. The read-ahead is only used when the
+/// operation then asks for exactly that batch (same zone, same token object) and no write of
+/// the same engine finished since it started — so what the app wrote from its callbacks is
+/// never hidden by a batch read before it; otherwise it is discarded and the batch read again.
+/// Nothing is written, so a discarded or late read-ahead changes nothing.
+///
+/// One operation thread uses it: `start`, `take` and `finish` are not called concurrently.
+final class ZoneChangesReadAhead: Sendable {
+    private struct Pending: Sendable {
+        var zoneID: CKRecordZone.ID
+        var token: CKServerChangeToken
+        /// The engine's write generation before the read began.
+        var generation: UInt64
+        var engine: Engine
+        var done: DispatchSemaphore
+        var result: ResultBox
+    }
+
+    /// Where the reading thread leaves its result.
+    private final class ResultBox: Sendable {
+        let value = Mutex<Result<ZoneChangesBatch, any Error>?>(nil)
+    }
+
+    private let pending = Mutex<Pending?>(nil)
+
+    /// Starts reading the batch of `zoneID` after `token` on another thread, discarding any
+    /// read-ahead not taken.
+    func start(
+        _ context: DatabaseContext, zoneID: CKRecordZone.ID, token: CKServerChangeToken, limit: Int,
+        desiredKeys: [String]?, qos: DispatchQoS.QoSClass
+    ) {
+        finish()
+        let done = DispatchSemaphore(value: 0)
+        let result = ResultBox()
+        let engine = context.engine
+        let generation = engine.writeGeneration.load(ordering: .sequentiallyConsistent)
+        pending.withLock {
+            $0 = Pending(
+                zoneID: zoneID, token: token, generation: generation, engine: engine, done: done, result: result)
+        }
+        DispatchQueue.global(qos: qos).async {
+            let batch = Result {
+                try context.fetchZoneChanges(zoneID, since: token, limit: limit, desiredKeys: desiredKeys)
+            }
+            result.value.withLock { $0 = batch }
+            done.signal()
+        }
+    }
+
+    /// The read-ahead batch of `zoneID` after `token`, waiting for it if it is still being
+    /// read; `nil` when none was started for exactly those, or when the engine wrote since it
+    /// started (it is then discarded).
+    func take(zoneID: CKRecordZone.ID, token: CKServerChangeToken?) -> Result<ZoneChangesBatch, any Error>? {
+        guard let started = pending.withLock({ $0.take() }) else { return nil }
+        started.done.wait()
+        guard let token, started.token === token, started.zoneID == zoneID,
+            started.engine.writeGeneration.load(ordering: .sequentiallyConsistent) == started.generation
+        else { return nil }
+        return started.result.value.withLock { $0 }
+    }
+
+    /// Waits for a read-ahead still running and discards it: called before the operation
+    /// finishes, so that no read of it outlives the operation.
+    func finish() {
+        pending.withLock { $0.take() }?.done.wait()
+    }
+}
