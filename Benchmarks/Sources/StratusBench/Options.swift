@@ -18,6 +18,7 @@ struct Options {
                    [--postgres-url postgresql://user@host:port/database]
                stratus-bench replay <backend> [--records N] [--misses N] [--sets N] [--key-bytes N] [--value-bytes N] \
                    [--record-in-change-log]
+               stratus-bench profile <backend> saves|drain [--records N] [--rounds N]
                stratus-bench drain-rss <backend> <records> [--store PATH --zone NAME]   (run by the benchmark itself)
         """
 

@@ -58,6 +58,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     if arguments.first == "drain-rss" {
         try DrainRSSChild.main(Array(arguments.dropFirst()))
+    } else if arguments.first == "profile" {
+        try ProfileCommand.main(Array(arguments.dropFirst()))
     } else if arguments.first == "replay" {
         try ReplayCommand.main(Array(arguments.dropFirst()))
     } else {
