@@ -37,6 +37,12 @@ extension LMDBBackend {
         /// How hard a commit works to survive a power loss. Defaults to
         /// ``Durability-swift.enum/full``.
         public var durability: Durability
+        /// After transactions of this process have read about this many bytes, the pages of
+        /// the map they touched are dropped from the process's resident set
+        /// (`madvise(MADV_DONTNEED)`; they stay in the operating system's page cache, and a
+        /// later read maps them again). This keeps the resident size of a long scan flat
+        /// instead of growing with the data read; `0` never drops them. Defaults to 32 MiB.
+        public var releaseMappedPagesEvery: Int
 
         /// A configuration for the environment in the directory `path`.
         public init(
@@ -44,13 +50,15 @@ extension LMDBBackend {
             initialMapSize: Int = 64 << 20,
             maxMapSize: Int = 1 << 40,
             maxReaders: Int = 126,
-            durability: Durability = .full
+            durability: Durability = .full,
+            releaseMappedPagesEvery: Int = 32 << 20
         ) {
             self.path = path
             self.initialMapSize = initialMapSize
             self.maxMapSize = maxMapSize
             self.maxReaders = maxReaders
             self.durability = durability
+            self.releaseMappedPagesEvery = releaseMappedPagesEvery
         }
 
         func validate() throws {
@@ -62,6 +70,12 @@ extension LMDBBackend {
             }
             guard (1...Int(Int32.max)).contains(maxReaders) else {
                 throw BackendError(.invalidArgument, "LMDB: maxReaders must be at least 1, got \(maxReaders)")
+            }
+            guard releaseMappedPagesEvery >= 0 else {
+                throw BackendError(
+                    .invalidArgument,
+                    "LMDB: releaseMappedPagesEvery must be 0 (never) or a number of bytes, got \(releaseMappedPagesEvery)"
+                )
             }
         }
     }

@@ -16,8 +16,10 @@ public import StratusBackend
 /// | `lmdb:data/store.lmdb` | the same, relative to the current directory |
 ///
 /// Options: `mapSize` (initial map size, such as `64MiB` or `1GiB`; default `64MiB`),
-/// `maxMapSize` (default `1TiB`), `maxReaders` (default 126) and
-/// `durability=full|nometasync|nosync` (default `full`; the others are unsafe on power loss).
+/// `maxMapSize` (default `1TiB`), `maxReaders` (default 126),
+/// `durability=full|nometasync|nosync` (default `full`; the others are unsafe on power loss) and
+/// `releaseMappedPages` (a size such as `32MiB`, the default, or `0` for never: see
+/// ``LMDBBackend/Configuration/releaseMappedPagesEvery``).
 /// The directory is created if its parent exists.
 ///
 /// ```swift
@@ -37,7 +39,7 @@ public struct LMDBBackendProvider: BackendProvider {
     /// The URL forms.
     public var examples: [String] { ["lmdb:///var/lib/app/store.lmdb", "lmdb:relative/store.lmdb?mapSize=1GiB"] }
 
-    /// `mapSize`, `maxMapSize`, `maxReaders` and `durability`.
+    /// `mapSize`, `maxMapSize`, `maxReaders`, `durability` and `releaseMappedPages`.
     public var options: [BackendOption] {
         [
             BackendOption(
@@ -53,6 +55,11 @@ public struct LMDBBackendProvider: BackendProvider {
                 name: "durability", accepted: "full | nometasync | nosync", defaultValue: "full",
                 summary:
                     "full syncs every commit; nometasync and nosync are unsafe: a power loss may lose recent commits"
+            ),
+            BackendOption(
+                name: "releaseMappedPages", accepted: "a size: 32MiB, 1GiB, or 0 for never", defaultValue: "32MiB",
+                summary:
+                    "after reads of this many bytes, drop the map's pages from the resident set (not the page cache)"
             ),
         ]
     }
@@ -70,7 +77,9 @@ public struct LMDBBackendProvider: BackendProvider {
             initialMapSize: try size("mapSize", in: url, default: 64 << 20),
             maxMapSize: try size("maxMapSize", in: url, default: 1 << 40),
             maxReaders: try url.integer("maxReaders", in: 1...100_000, default: 126),
-            durability: durability)
+            durability: durability,
+            releaseMappedPagesEvery: url.options.last(where: { $0.name == "releaseMappedPages" })?.value == "0"
+                ? 0 : try size("releaseMappedPages", in: url, default: 32 << 20))
     }
 
     /// Opens the environment `url` names, creating its directory if the parent exists.

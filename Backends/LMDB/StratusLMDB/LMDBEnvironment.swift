@@ -21,6 +21,8 @@ final class LMDBEnvironment: @unchecked Sendable {
     let configuration: LMDBBackend.Configuration
     /// Serializes write transactions and map growth.
     let writeLock = NSLock()
+    /// Drops the map's pages from the resident set during long reads.
+    let mappedPages: LMDBMappedPages
     /// Counts live transactions; see ``enter()`` and ``resize(_:)``.
     private let gate = NSCondition()
     private var activeTransactions = 0
@@ -52,6 +54,9 @@ final class LMDBEnvironment: @unchecked Sendable {
             mdb_env_close(env)
             throw error
         }
+        mappedPages = LMDBMappedPages(
+            dataFile: path + "/data.mdb", interval: configuration.releaseMappedPagesEvery)
+        mappedPages.refresh()
         self.env = env
         self.path = path
         self.configuration = configuration
@@ -84,6 +89,13 @@ final class LMDBEnvironment: @unchecked Sendable {
                 .invalidArgument,
                 "LMDB: '\(path)' is already open in this process with durability \(configuration.durability); "
                     + "another handle on it must ask for the same, not \(other.durability)")
+        }
+        if other.releaseMappedPagesEvery != configuration.releaseMappedPagesEvery {
+            throw BackendError(
+                .invalidArgument,
+                "LMDB: '\(path)' is already open in this process with releaseMappedPagesEvery "
+                    + "\(configuration.releaseMappedPagesEvery); another handle on it must ask for the same, not "
+                    + "\(other.releaseMappedPagesEvery)")
         }
         if other.maxReaders != configuration.maxReaders {
             throw BackendError(
@@ -144,6 +156,7 @@ final class LMDBEnvironment: @unchecked Sendable {
                 )
             }
         }
+        defer { mappedPages.refresh() }
         try LMDBStatus.check(mdb_env_set_mapsize(env, size), "grow the map to \(size) bytes")
     }
 }

@@ -15,6 +15,9 @@ final class LMDBTransaction: BackendWriteTransaction {
     private let owner = CurrentThread.id
     /// The first `mdb_*` failure inside the body, if any.
     private(set) var failure: LMDBStatus?
+    /// Bytes of keys and values this transaction read from the map (see
+    /// ``LMDBMappedPages/noteRead(_:)``).
+    private var bytesRead = 0
 
     init(environment: LMDBEnvironment, txn: OpaquePointer, writable: Bool) {
         self.environment = environment
@@ -25,6 +28,7 @@ final class LMDBTransaction: BackendWriteTransaction {
     /// Aborts the transaction if it is still open; safe to call more than once.
     func abort() {
         guard let txn else { return }
+        environment.mappedPages.noteRead(bytesRead)
         self.txn = nil
         mdb_txn_abort(txn)
     }
@@ -32,6 +36,7 @@ final class LMDBTransaction: BackendWriteTransaction {
     /// Commits the transaction; it is ended (freed by LMDB) whatever the outcome.
     func commit() throws {
         guard let txn else { throw BackendError(.internal, "LMDB: commit of an ended transaction") }
+        environment.mappedPages.noteRead(bytesRead)
         self.txn = nil
         try LMDBStatus.check(mdb_txn_commit(txn), "commit")
     }
@@ -54,6 +59,7 @@ final class LMDBTransaction: BackendWriteTransaction {
             if reverse && rc == MDB_NOTFOUND { rc = cursor.move(MDB_LAST) }
             while rc == MDB_SUCCESS {
                 var pairs = try environment.layout.pairs(stored: cursor.key, value: cursor.value)
+                for pair in pairs { bytesRead += pair.key.count + pair.value.count }
                 if reverse { pairs.reverse() }
                 for pair in pairs {
                     let beforeLower = KeyRange.less(pair.key, range.lowerBound)
@@ -168,6 +174,7 @@ final class LMDBTransaction: BackendWriteTransaction {
         let rc = stored.withMDBVal { key in mdb_get(txn, environment.dbi, &key, &data) }
         if rc == MDB_NOTFOUND { return nil }
         if rc != MDB_SUCCESS { try fail(rc, "get") }
+        bytesRead += stored.count + data.mv_size
         return data.bytes
     }
 
