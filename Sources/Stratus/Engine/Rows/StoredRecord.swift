@@ -95,14 +95,20 @@ struct StoredRecord: Sendable {
             parent = nil
         }
         let count = try r.readVarint()
-        var fields = FieldTable()
-        fields.reserveCapacity(count)
+        guard count <= r.remaining else { throw EngineError.corruptValue }
+        var names: [String] = []
+        var values: [FieldValue] = []
+        names.reserveCapacity(count)
+        values.reserveCapacity(count)
+        var sorted = true
         for index in 0..<count {
             if index == strings.fieldNames.count { strings.fieldNames.append("") }
             let name = try r.readString(reusing: &strings.fieldNames[index])
-            fields.append(name, try FieldValueCodec.read(from: &r))
+            if let last = names.last, !(last < name) { sorted = false }
+            names.append(name)
+            values.append(try FieldValueCodec.read(from: &r))
         }
-        self.fields = fields
+        fields = FieldTable(decoded: names, values, sorted: sorted)
     }
 
     /// About the size of `write(to:)`'s output (a little more), so that a writer can be sized
