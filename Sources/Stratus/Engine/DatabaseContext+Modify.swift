@@ -5,7 +5,7 @@ import StratusBackend
 /// change-log positions, indexes (decision 0004). One request is one backend transaction.
 extension DatabaseContext {
     /// A save that passed every check, ready to be written.
-    private struct PlannedSave {
+    struct PlannedSave {
         let save: ModifyRequest.Save
         let existing: StoredRecord?
         let fields: FieldTable
@@ -149,6 +149,18 @@ extension DatabaseContext {
                                 schema: &schema, txn))
                     } catch let error as CKError {
                         failures[.save(save.index)] = error
+                    }
+                }
+                // At most 750 deleteSelf referrers per record (rule 12 of decision 0004).
+                let limitFailures = try deleteSelfLimitFailures(planned, zone: zone.number, txn)
+                if !limitFailures.isEmpty {
+                    for (index, error) in limitFailures { failures[.save(index)] = error }
+                    planned.removeAll { limitFailures[$0.save.index] != nil }
+                    schema = schemaBefore
+                    for plan in planned {
+                        try schema.admit(
+                            recordType: plan.save.recordType, fields: plan.fields, recordName: plan.save.id.recordName,
+                            txn)
                     }
                 }
                 if !atomicZone && !failures.isEmpty {

@@ -10,7 +10,8 @@ enum ModifyCases {
             staleTagConflict, resaveAfterConflict, insertExistingConflict, tagOnDeletedRecord, changedKeysPolicy,
             allKeysPolicy, systemFieldsOnEverySave, atomicZoneAllOrNothing, atomicZonesAreIndependent,
             nonAtomicAppliesGoodItems, defaultZoneIsNotAtomic, duplicateIDRejected, itemLimit, recordSizeLimit,
-            cascadeDeleteSelf, cascadeCircular, parentMustExist, deleteMissingRecord, perItemResultsExactlyOnce,
+            cascadeDeleteSelf, cascadeCircular, deleteSelfReferenceLimit, parentMustExist, deleteMissingRecord,
+            perItemResultsExactlyOnce,
         ]
     }
 
