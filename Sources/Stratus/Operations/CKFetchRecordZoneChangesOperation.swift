@@ -114,9 +114,13 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
         return (nil, 0, nil)
     }
 
+    /// The next batch, read while this one is delivered (decision 0009). It is ended before the
+    /// final callback (``deliverCompletion(error:)``, `.finished`), not only when
+    /// ``performOperation()`` returns: an app may close the backend from its final callback.
+    private let readAhead = ZoneChangesReadAhead()
+
     override func performOperation() {
         var delivery = Delivery()
-        let readAhead = ZoneChangesReadAhead()
         defer { readAhead.finish() }
         run(
             Event.self, deliver: { self.deliver($0, &delivery) },
@@ -137,8 +141,8 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
                 if let resume = delivery.resumeToken { token = resume }
                 let batch: ZoneChangesBatch
                 do {
-                    if let readAhead = readAhead.take(zoneID: zoneID, token: token) {
-                        batch = try readAhead.get()
+                    if let taken = readAhead.take(zoneID: zoneID, token: token) {
+                        batch = try taken.get()
                     } else {
                         batch = try context.fetchZoneChanges(
                             zoneID, since: token, limit: limit, desiredKeys: desiredKeys)
@@ -208,6 +212,7 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
         case .finished(let error?):
             deliverCompletion(error: error)
         case .finished(nil):
+            readAhead.finish()
             fetchRecordZoneChangesResultBlock?(.success(()))
             fetchRecordZoneChangesCompletionBlock?(
                 delivery.partial.isEmpty
@@ -219,6 +224,7 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     }
 
     override func deliverCompletion(error: CKError) {
+        readAhead.finish()
         fetchRecordZoneChangesResultBlock?(.failure(error))
         fetchRecordZoneChangesCompletionBlock?(error)
     }
