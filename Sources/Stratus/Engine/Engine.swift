@@ -18,8 +18,9 @@ final class Engine: Sendable {
     private let containerNumbers = Mutex<[String: Int64]>([:])
     /// The long-lived operation journal's settings and in-process state (decision 0006).
     let journalState = JournalState()
-    /// How many write transactions this engine has finished (committed or not): a zone-changes
-    /// read-ahead taken after a write of this engine is read again (decision 0009).
+    /// How many write transactions this engine has finished (committed or not), but for those
+    /// of the long-lived operation journal alone: a zone-changes read-ahead taken after a write
+    /// of this engine is read again (decision 0009).
     let writeGeneration = Atomic<UInt64>(0)
 
     /// The store format this version writes and reads (decision 0008): 2, the change log
@@ -65,6 +66,14 @@ final class Engine: Sendable {
     /// Runs a write body, again on a serialization conflict, and maps failures to `CKError`.
     func write<T>(_ body: (any BackendWriteTransaction) throws -> T) throws -> T {
         defer { writeGeneration.add(1, ordering: .sequentiallyConsistent) }
+        return try writeLeavingGeneration(body)
+    }
+
+    /// Runs a write body that changes only the long-lived operation journal, like
+    /// ``write(_:)`` but leaving ``writeGeneration`` alone: it moves no zone's changes, so a
+    /// zone-changes read-ahead stays valid (a long-lived fetch journals every batch while the
+    /// next one is read ahead; decision 0009).
+    func writeLeavingGeneration<T>(_ body: (any BackendWriteTransaction) throws -> T) throws -> T {
         do {
             return try Engine.runWrite(backend, body)
         } catch let conflict as JournalConflict {

@@ -30,7 +30,7 @@ struct OperationJournal: Sendable {
 
     /// Writes a new operation's header and request.
     func create(_ id: String, header: JournalHeader, request: [UInt8]) throws {
-        try engine.write { txn in
+        try engine.writeLeavingGeneration { txn in
             try txn.set(keys.header(id), header.encoded())
             for (index, part) in OperationJournal.parts(of: request).enumerated() {
                 try txn.set(keys.request(id, part: Int64(index)), part)
@@ -69,14 +69,16 @@ struct OperationJournal: Sendable {
     /// Appends `events` in a transaction of its own (see the transactional overload).
     @discardableResult
     func append(_ id: String, events: [[UInt8]], at expected: Int64, final: Bool, now: Double) throws -> Int64 {
-        try engine.write { txn in try append(id, events: events, at: expected, final: final, now: now, txn) }
+        try engine.writeLeavingGeneration { txn in
+            try append(id, events: events, at: expected, final: final, now: now, txn)
+        }
     }
 
     /// Moves the operation to `state` (`delivered` or `cancelled`) at `now`, if it is still
     /// outstanding; returns whether it did.
     @discardableResult
     func finish(_ id: String, as state: JournalHeader.State, now: Double) throws -> Bool {
-        try engine.write { txn in
+        try engine.writeLeavingGeneration { txn in
             guard let bytes = try txn.get(keys.header(id)) else { return false }
             var header = try JournalHeader(decoding: bytes)
             guard header.isOutstanding else { return false }
