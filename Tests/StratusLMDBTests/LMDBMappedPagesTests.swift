@@ -33,8 +33,18 @@ struct LMDBMappedPagesTests {
         #expect(
             try provider.configuration(for: BackendURL("lmdb:///tmp/x?releaseMappedPages=1GiB"))
                 .releaseMappedPagesEvery == 1 << 30)
-        #expect(throws: BackendConfigurationError.self) {
+        #expect(
+            try provider.configuration(for: BackendURL("lmdb:///tmp/x?releaseMappedPages=0MiB")).releaseMappedPagesEvery
+                == 0)
+        #expect {
             try provider.configuration(for: BackendURL("lmdb:///tmp/x?releaseMappedPages=-1"))
+        } throws: { error in
+            "\(error)".contains("or 0 for never")
+        }
+        #expect {
+            try provider.configuration(for: BackendURL("lmdb:///tmp/x?mapSize=0"))
+        } throws: { error in
+            !"\(error)".contains("or 0 for")
         }
         #expect(throws: BackendError.self) {
             try LMDBBackend(configuration: .init(path: "/tmp/unused", releaseMappedPagesEvery: -1))

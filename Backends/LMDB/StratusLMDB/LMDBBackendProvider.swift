@@ -78,8 +78,7 @@ public struct LMDBBackendProvider: BackendProvider {
             maxMapSize: try size("maxMapSize", in: url, default: 1 << 40),
             maxReaders: try url.integer("maxReaders", in: 1...100_000, default: 126),
             durability: durability,
-            releaseMappedPagesEvery: url.options.last(where: { $0.name == "releaseMappedPages" })?.value == "0"
-                ? 0 : try size("releaseMappedPages", in: url, default: 32 << 20))
+            releaseMappedPagesEvery: try size("releaseMappedPages", in: url, default: 32 << 20, zeroMeans: "never"))
     }
 
     /// Opens the environment `url` names, creating its directory if the parent exists.
@@ -119,17 +118,23 @@ public struct LMDBBackendProvider: BackendProvider {
 
     /// The option `name` as a size in bytes: a whole number with an optional unit `KiB`,
     /// `MiB`, `GiB` or `TiB`.
-    private func size(_ name: String, in url: BackendURL, default defaultValue: Int) throws -> Int {
+    /// `zeroMeans`: what a size of 0 (`0`, `0MiB`, …) stands for, when the option accepts it.
+    private func size(
+        _ name: String, in url: BackendURL, default defaultValue: Int, zeroMeans: String? = nil
+    ) throws -> Int {
         guard let text = url.options.last(where: { $0.name == name })?.value else { return defaultValue }
         let units: [(String, Int)] = [("KiB", 10), ("MiB", 20), ("GiB", 30), ("TiB", 40), ("", 0)]
         for (unit, shift) in units where text.hasSuffix(unit) {
-            if let number = Int(text.dropLast(unit.count)), number > 0, number <= (Int.max >> shift) {
+            if let number = Int(text.dropLast(unit.count)), number > 0 || (number == 0 && zeroMeans != nil),
+                number <= (Int.max >> shift)
+            {
                 return number << shift
             }
             break
         }
+        let zero = zeroMeans.map { ", or 0 for \($0)" } ?? ""
         throw BackendConfigurationError(
-            .invalidOptionValue, "option '\(name)' has value '\(text)'; accepted: a size such as 65536, 64KiB, 1GiB",
-            url: url)
+            .invalidOptionValue,
+            "option '\(name)' has value '\(text)'; accepted: a size such as 65536, 64KiB, 1GiB\(zero)", url: url)
     }
 }
