@@ -1,0 +1,264 @@
+import Foundation
+import Testing
+
+@testable import Stratus
+
+/// The sorted field table attacked with names whose `String` equality and order differ from
+/// their bytes, at sizes on both sides of its scan/bisect threshold, and through every
+/// encoding a record's fields go through.
+@Suite struct FieldTableAdversarialTests {
+    /// Pairs (and triples) of names `String` holds equal though their bytes differ.
+    static let equivalentSpellings: [[String]] = [
+        ["\u{E9}", "e\u{301}"],  // é precomposed, decomposed
+        ["\u{C5}", "\u{212B}", "A\u{30A}"],  // Å, Ångström sign, A + ring
+        ["\u{D55C}", "\u{1112}\u{1161}\u{11AB}"],  // 한, as a syllable and as jamo
+        ["a\u{323}\u{302}", "a\u{302}\u{323}", "\u{1EAD}"],  // ậ: combining marks in either order
+        ["caf\u{E9}s", "cafe\u{301}s"],
+    ]
+
+    /// Names whose `String` order is not their byte order, and other oddities.
+    static let oddNames: [String] = [
+        "\u{212B}x", "\u{C7}", "Z", "a", "A", "_", "0", "\u{FB01}", "fi", "\u{1F600}", "\u{1F468}\u{200D}\u{1F469}",
+        "\r\n", "\r", "\n", "\u{0}", "", "e", "\u{E9}t\u{E9}", "ete\u{301}", "\u{3B1}", "\u{410}", "zz", "\u{FFFF}",
+    ]
+
+    /// Every spelling of an equivalent name reaches the one field, whatever the size of the
+    /// table around it; the table keeps the first spelling, and removing through another
+    /// spelling removes it.
+    @Test(arguments: [0, 1, 6, 7, 8, 9, 10, 16, 300])
+    func equivalentSpellingsAreOneField(fillers: Int) {
+        for spellings in Self.equivalentSpellings {
+            var table = FieldTable()
+            for n in 0..<fillers { table["f\(n)"] = .integer(Int64(n), .int) }
+            table[spellings[0]] = .string("first")
+            for (n, spelling) in spellings.enumerated().dropFirst() {
+                #expect(table[spelling] == .string(n == 1 ? "first" : "v\(n - 1)"))
+                table[spelling] = .string("v\(n)")
+                #expect(table.count == fillers + 1, "\(spellings) with \(fillers) fillers")
+            }
+            let stored = table.keys.filter { $0 == spellings[0] }
+            #expect(stored.count == 1)
+            #expect(stored.first.map { Array($0.utf8) } == Array(spellings[0].utf8), "the first spelling is kept")
+            table[spellings.last!] = nil
+            #expect(table.count == fillers)
+            for spelling in spellings { #expect(table[spelling] == nil) }
+            for n in 0..<fillers { #expect(table["f\(n)"] == .integer(Int64(n), .int)) }
+        }
+    }
+
+    /// Random inserts and removals over odd and equivalent names agree with a dictionary after
+    /// every step; the names stay strictly sorted by `String`'s `<`.
+    @Test(arguments: [1, 2, 3, 4])
+    func agreesWithADictionaryOverUnicodeNames(seed: UInt64) {
+        let pool = Self.oddNames + Self.equivalentSpellings.flatMap { $0 } + (0..<12).map { "n\($0)" }
+        var generator = FieldTableTests.SplitMix(seed: seed)
+        var table = FieldTable()
+        var dictionary: [String: FieldValue] = [:]
+        for step in 0..<2000 {
+            let name = pool[Int(generator.next() % UInt64(pool.count))]
+            let value: FieldValue? = generator.next() % 3 == 0 ? nil : .integer(Int64(step), .int)
+            table[name] = value
+            dictionary[name] = value
+            #expect(table[name] == dictionary[name])
+            #expect(table.count == dictionary.count)
+        }
+        #expect(zip(table.keys, table.keys.dropFirst()).allSatisfy { $0 < $1 })
+        for (name, value) in dictionary { #expect(table[name] == value) }
+        #expect(FieldTable(dictionary) == table)
+        // Decoded in any order, the same fields make the same table.
+        var shuffled = Array(dictionary)
+        for index in shuffled.indices.reversed() {
+            shuffled.swapAt(index, Int(generator.next() % UInt64(index + 1)))
+        }
+        #expect(FieldTable(decoded: shuffled.map(\.key), shuffled.map(\.value), sorted: false) == table)
+    }
+
+    /// A table of unicode names and every kind of value comes back from the stored form
+    /// equal, in the same order, each name with its own bytes; a second record of the batch
+    /// whose names are other spellings at the same places keeps its own spellings.
+    @Test func storedRecordsKeepEveryNameByteForByte() throws {
+        var first = FieldTable()
+        var second = FieldTable()
+        for (n, name) in (Self.oddNames + Self.equivalentSpellings.map { $0[0] }).enumerated() {
+            first[name] = Self.value(n)
+        }
+        for (n, name) in (Self.oddNames + Self.equivalentSpellings.map { $0[1] }).enumerated() {
+            second[name] = Self.value(n + 1)
+        }
+        var writer = ByteWriter()
+        for fields in [first, second] {
+            StoredRecord(
+                recordType: "T", position: 1, changeTag: "t", creationDate: 1, modificationDate: 2, creator: "c",
+                modifier: "m", parent: nil, fields: fields
+            ).write(to: &writer)
+        }
+        var reader = ByteReader(writer.bytes)
+        var strings = StoredRecord.RepeatedStrings()
+        for fields in [first, second] {
+            let decoded = try StoredRecord(reading: &reader, strings: &strings).fields
+            #expect(decoded == fields)
+            #expect(decoded.keys.map { Array($0.utf8) } == fields.keys.map { Array($0.utf8) })
+            #expect(decoded.values == fields.values)
+        }
+    }
+
+    /// Stored fields that are not in `String` order (byte order, a repeated name, another
+    /// spelling of a name) decode into a sorted table with each name once, keeping the last
+    /// value of a repeated name.
+    @Test func storedFieldsOutOfOrderAreSortedOnDecode() throws {
+        let empty = StoredRecord(
+            recordType: "T", position: 1, changeTag: "t", creationDate: 1, modificationDate: 2, creator: "c",
+            modifier: "m", parent: nil, fields: [:]
+        ).encoded()
+        #expect(empty.last == 0)
+        var writer = ByteWriter()
+        for byte in empty.dropLast() { writer.write(byte) }
+        // Byte order: "\u{C7}" (C3 87) before "\u{212B}" (E2 84 AB), which String sorts first.
+        let names = ["\u{C7}", "\u{212B}", "b", "a", "\u{C5}", "e\u{301}", "\u{E9}"]
+        writer.writeVarint(names.count)
+        for (n, name) in names.enumerated() {
+            writer.write(name)
+            FieldValueCodec.write(.integer(Int64(n), .int), to: &writer)
+        }
+        let decoded = try StoredRecord(decoding: writer.bytes).fields
+        #expect(decoded.count == 5)
+        #expect(zip(decoded.keys, decoded.keys.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(decoded["\u{212B}"] == .integer(4, .int))
+        #expect(decoded["\u{C7}"] == .integer(0, .int))
+        #expect(decoded["e\u{301}"] == .integer(6, .int))
+        #expect(decoded["a"] == .integer(3, .int))
+    }
+
+    /// A record with hundreds of fields, unicode names among them, comes back whole from
+    /// NSKeyedArchiver, JSON and the journal: the same names (bytes), order, values and
+    /// types; the journal also keeps the changed keys in order.
+    @Test func aRecordWithHundredsOfFieldsSurvivesEveryCoding() throws {
+        let zone = CKRecordZone.ID(zoneName: "Z", ownerName: "owner")
+        let record = CKRecord(recordType: "Wide", recordID: CKRecord.ID(recordName: "w", zoneID: zone))
+        let names =
+            (0..<300).map { "f\($0)" } + Self.oddNames.filter { !$0.isEmpty }
+            + Self.equivalentSpellings.map { $0[1] }
+        for (n, name) in names.enumerated() { record.state.withLock { $0.values[name] = Self.value(n) } }
+        for name in names.reversed() where name.hasPrefix("f1") {
+            record.setObject(record.object(forKey: name), forKey: name)
+        }
+        let expected = record.fieldValues
+        #expect(expected.count == names.count)
+
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: record, requiringSecureCoding: true)
+        let unarchived = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: CKRecord.self, from: archive))
+        let json = try JSONDecoder().decode(CKRecord.self, from: JSONEncoder().encode(record))
+        var writer = ByteWriter()
+        writer.write(record: record)
+        var reader = ByteReader(writer.bytes)
+        let journaled = try reader.readRecord(materializingIn: nil)
+        #expect(journaled.changedKeys() == record.changedKeys())
+        for (coding, decoded) in [("archive", unarchived), ("json", json), ("journal", journaled)] {
+            let fields = decoded.fieldValues
+            #expect(fields == expected, "\(coding)")
+            #expect(
+                fields.keys.map { Array($0.utf8) } == expected.keys.map { Array($0.utf8) }, "\(coding): names")
+            #expect(decoded.allKeys() == record.allKeys(), "\(coding)")
+        }
+    }
+
+    /// changedKeys lists each name once, in the order first changed, whatever the spelling;
+    /// removing and adding again keeps one entry; a copy changes apart from its original.
+    @Test func changedKeysListEachNameOnce() {
+        let record = CKRecord(recordType: "T")
+        record["\u{E9}"] = 1
+        record["b"] = "b"
+        record["e\u{301}"] = 2
+        record["b"] = nil
+        record["b"] = "again"
+        record.setValue(NSObject(), forKey: "bad")
+        record.setValue(nil, forKey: "bad")
+        #expect(record.changedKeys() == ["\u{E9}", "b", "bad"])
+        #expect(record.allKeys() == ["b", "\u{E9}"])
+        #expect(record["\u{E9}"] as? Int == 2)
+        let copy = record.copy() as! CKRecord
+        copy["c"] = 3
+        copy["b"] = nil
+        #expect(record.allKeys() == ["b", "\u{E9}"])
+        #expect(record.changedKeys() == ["\u{E9}", "b", "bad"])
+        #expect(copy.allKeys() == ["c", "\u{E9}"])
+        #expect(copy.changedKeys() == ["\u{E9}", "b", "bad", "c"])
+    }
+
+    /// Through the engine: a record of 300 fields (mixed case, around the bisect threshold)
+    /// saves and fetches whole; a desiredKeys fetch returns exactly the asked fields that
+    /// exist; a query finds it by a field in the middle.
+    @Test func hundredsOfFieldsThroughTheEngine() async throws {
+        let database = OpsTestKit.makeContainer().privateCloudDatabase
+        let zoneID = try await OpsTestKit.makeZone("Z", in: database)
+        let record = CKRecord(recordType: "Wide", recordID: CKRecord.ID(recordName: "w", zoneID: zoneID))
+        let names = (0..<300).map { n in n % 3 == 0 ? "F\(n)" : n % 3 == 1 ? "f\(n)" : "f_\(n)x" }
+        for (n, name) in names.enumerated() {
+            if n % 2 == 0 { record[name] = n } else { record[name] = "s\(n)" }
+        }
+        let saved = try #require(try await OpsTestKit.save([record], in: database).first)
+        #expect(saved.allKeys() == names.sorted())
+        let fetched = try await database.record(for: record.recordID)
+        #expect(fetched.allKeys() == names.sorted())
+        for (n, name) in names.enumerated() {
+            if n % 2 == 0 {
+                #expect(fetched[name] as? Int == n, "\(name)")
+            } else {
+                #expect(fetched[name] as? String == "s\(n)", "\(name)")
+            }
+        }
+        let desired = ["F150", "f1", "absent", "f_299x", "F0", "f2"]
+        let partial = try #require(
+            try await database.records(for: [record.recordID], desiredKeys: desired)[record.recordID]?.get())
+        #expect(partial.allKeys() == ["F0", "F150", "f1", "f_299x"])
+        #expect(partial["F150"] as? Int == 150)
+        let query = CKQuery(recordType: "Wide", predicate: NSPredicate(format: "F150 == %d", 150))
+        let found = try await database.records(matching: query, inZoneWith: zoneID).matchResults
+        #expect(found.map(\.0) == [record.recordID])
+    }
+
+    /// `.changedKeys` merges only the changed names onto the server's record: another
+    /// client's change to other fields survives, a removed field goes, a new one comes.
+    @Test func changedKeysPolicyMergesOntoTheServerRecord() async throws {
+        let database = OpsTestKit.makeContainer().privateCloudDatabase
+        let zoneID = try await OpsTestKit.makeZone("Z", in: database)
+        let record = CKRecord(recordType: "Wide", recordID: CKRecord.ID(recordName: "w", zoneID: zoneID))
+        for n in 0..<12 { record["k\(n)"] = n }
+        let saved = try #require(try await OpsTestKit.save([record], in: database).first)
+        let mine = saved.copy() as! CKRecord
+        let theirs = saved.copy() as! CKRecord
+        theirs["k3"] = 300
+        theirs["k11"] = nil
+        theirs["z"] = "theirs"
+        try await OpsTestKit.save([theirs], in: database)
+        mine["k5"] = 500
+        mine["k0"] = nil
+        mine["a"] = "mine"
+        let results = await AdversarialKit.modify(database, saving: [mine], policy: .changedKeys)
+        #expect(OpsTestKit.code(results.saves[mine.recordID]) == nil)
+        let merged = try await database.record(for: record.recordID)
+        var expected = (1..<11).map { "k\($0)" } + ["a", "z"]
+        expected.sort()
+        #expect(merged.allKeys() == expected)
+        #expect(merged["k3"] as? Int == 300)
+        #expect(merged["k5"] as? Int == 500)
+        #expect(merged["z"] as? String == "theirs")
+        #expect(merged["a"] as? String == "mine")
+    }
+
+    /// A value of each kind, chosen by `n`.
+    static func value(_ n: Int) -> FieldValue {
+        switch n % 8 {
+        case 0: return .string("s\(n)")
+        case 1: return .integer(Int64(n), .int32)
+        case 2: return .double(Double(n) + 0.5, .double)
+        case 3: return .date(Date(timeIntervalSinceReferenceDate: Double(n)))
+        case 4: return .bytes(Data([UInt8(n % 256), 0, 1]))
+        case 5:
+            return .reference(
+                ReferenceValue(recordName: "r\(n)", zoneName: "Z", ownerName: "owner", action: UInt8(n % 2)))
+        case 6: return .list([.string("a\(n)"), .string("b")])
+        default: return .list([.integer(Int64(n), .int64), .integer(1, .int64)])
+        }
+    }
+}
