@@ -151,42 +151,46 @@ extension DatabaseContext {
                         failures[.save(save.index)] = error
                     }
                 }
-                // At most 750 deleteSelf referrers per record (rule 12 of decision 0004).
-                let limitFailures = try deleteSelfLimitFailures(planned, zone: zone.number, txn)
-                if !limitFailures.isEmpty {
-                    for (index, error) in limitFailures { failures[.save(index)] = error }
-                    planned.removeAll { limitFailures[$0.save.index] != nil }
+                // At most 750 deleteSelf referrers per record (rule 11 of decision 0004), and a
+                // parent saved in the same request must itself be saved: a child whose parent
+                // failed fails too (along chains). A save that fails frees no place for the
+                // references it would have dropped, so the count is taken again over the saves
+                // left until none fails; the schema of the failed saves is then taken back.
+                var dropped = false
+                while true {
+                    var failed = false
+                    let limitFailures = try deleteSelfLimitFailures(planned, zone: zone.number, txn)
+                    if !limitFailures.isEmpty {
+                        for (index, error) in limitFailures { failures[.save(index)] = error }
+                        planned.removeAll { limitFailures[$0.save.index] != nil }
+                        failed = true
+                    }
+                    if !atomicZone && !failures.isEmpty {
+                        var failedNames = Set(saves.filter { failures[.save($0.index)] != nil }.map(\.id.recordName))
+                        func orphaned(_ plan: PlannedSave) -> Bool {
+                            plan.parentInBatch.map { failedNames.contains($0) } ?? false
+                        }
+                        while let orphan = planned.firstIndex(where: orphaned) {
+                            let child = planned.remove(at: orphan)
+                            failures[.save(child.save.index)] = .make(
+                                .referenceViolation,
+                                "the parent of record '\(child.save.id.recordName)', record '\(child.parentInBatch ?? "")', was not saved"
+                            )
+                            failedNames.insert(child.save.id.recordName)
+                            failed = true
+                        }
+                    }
+                    // In an atomic zone one failure fails every save: no need to count again.
+                    guard failed else { break }
+                    dropped = true
+                    if atomicZone { break }
+                }
+                if dropped && !atomicZone {
                     schema = schemaBefore
                     for plan in planned {
                         try schema.admit(
                             recordType: plan.save.recordType, fields: plan.fields, recordName: plan.save.id.recordName,
                             txn)
-                    }
-                }
-                if !atomicZone && !failures.isEmpty {
-                    // A parent saved in the same request must itself be saved: a child whose
-                    // parent failed fails too (along chains), and its schema is taken back.
-                    var failedNames = Set(saves.filter { failures[.save($0.index)] != nil }.map(\.id.recordName))
-                    var dropped = false
-                    func orphaned(_ plan: PlannedSave) -> Bool {
-                        plan.parentInBatch.map { failedNames.contains($0) } ?? false
-                    }
-                    while let orphan = planned.firstIndex(where: orphaned) {
-                        let child = planned.remove(at: orphan)
-                        failures[.save(child.save.index)] = .make(
-                            .referenceViolation,
-                            "the parent of record '\(child.save.id.recordName)', record '\(child.parentInBatch ?? "")', was not saved"
-                        )
-                        failedNames.insert(child.save.id.recordName)
-                        dropped = true
-                    }
-                    if dropped {
-                        schema = schemaBefore
-                        for plan in planned {
-                            try schema.admit(
-                                recordType: plan.save.recordType, fields: plan.fields,
-                                recordName: plan.save.id.recordName, txn)
-                        }
                     }
                 }
                 var plannedDeletes: [(Int, CKRecord.ID, StoredRecord)] = []

@@ -1,6 +1,6 @@
 import StratusBackend
 
-/// CloudKit's limit on `deleteSelf` references pointing at one record (decision 0004, rule 12).
+/// CloudKit's limit on `deleteSelf` references pointing at one record (decision 0004, rule 11).
 extension DatabaseContext {
     /// The most records that may refer to one record with `deleteSelf`.
     static let maximumDeleteSelfReferrers = 750
