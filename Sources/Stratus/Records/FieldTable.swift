@@ -7,17 +7,49 @@
 /// lookup compares names without copying values, and `allKeys()` shares it. Lookups scan
 /// small tables and bisect large ones.
 ///
+/// Names are equal as `String`s are (canonical equivalence), as in a dictionary. `String`'s
+/// `<` is not a total order consistent with `==` over every string (Swift 6.3: `"e\u{301}"`
+/// is neither less than, equal to nor greater than `"\u{E9}a"`), so bisecting is only done
+/// over ASCII names with an ASCII name: a table holding a name that is not ASCII (never one
+/// the engine stores: field names are ASCII identifiers), or a lookup of such a name, scans
+/// with `==` instead, so that each name is still there once and found by every spelling.
+///
 /// The API is the part of `Dictionary`'s the engine uses, so the two read alike.
 struct FieldTable: Sendable, Hashable {
-    /// The field names, sorted (`String`'s `<`), each once.
+    /// The field names, each once; sorted (`String`'s `<`) when all are ASCII, otherwise in
+    /// the order they were inserted in, as near to sorted as `<` allows.
     private(set) var keys: [String]
     /// The values, in the order of their names.
     private(set) var values: [FieldValue]
+    /// Whether some name is not ASCII: lookups then scan (see above).
+    private var hasNonASCIIName = false
 
     /// An empty table.
     init() {
         keys = []
         values = []
+    }
+
+    /// The same fields, whatever their order (which may differ when a name is not ASCII).
+    static func == (lhs: FieldTable, rhs: FieldTable) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        if !lhs.hasNonASCIIName && !rhs.hasNonASCIIName {
+            return lhs.keys == rhs.keys && lhs.values == rhs.values
+        }
+        return zip(lhs.keys, lhs.values).allSatisfy { rhs[$0] == $1 }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        // Independent of the order, as `==` is.
+        var fields = 0
+        for (key, value) in self {
+            var field = Hasher()
+            field.combine(key)
+            field.combine(value)
+            fields = fields &+ field.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(fields)
     }
 
     /// The number of fields.
@@ -45,11 +77,17 @@ struct FieldTable: Sendable, Hashable {
             case (.found(let index), let value?):
                 values[index] = value
             case (.found(let index), nil):
-                keys.remove(at: index)
+                let removed = keys.remove(at: index)
                 values.remove(at: index)
+                if hasNonASCIIName && !Self.isASCII(removed) {
+                    hasNonASCIIName = keys.contains { !Self.isASCII($0) }
+                    // Names placed among names that are not ASCII may be out of order.
+                    if !hasNonASCIIName { sortByName() }
+                }
             case (.insertionPoint(let index), let value?):
                 keys.insert(key, at: index)
                 values.insert(value, at: index)
+                if !hasNonASCIIName && !Self.isASCII(key) { hasNonASCIIName = true }
             case (.insertionPoint, nil):
                 break
             }
@@ -57,10 +95,12 @@ struct FieldTable: Sendable, Hashable {
     }
 
     /// The fields decoded in the order they were encoded: `keys` and `values` as they are when
-    /// `sorted` (each name after the one before), else set one by one like the subscript, so a
-    /// table read from damaged or foreign bytes still ends up sorted, with each name once.
+    /// `sorted` (each name after the one before) and all ASCII, else set one by one like the
+    /// subscript, so a table read from damaged or foreign bytes still ends up sorted, with each
+    /// name once. (Over names that are not ASCII, each name after the one before does not
+    /// make them distinct: `<` is not transitive there.)
     init(decoded keys: [String], _ values: [FieldValue], sorted: Bool) {
-        if sorted && keys.count == values.count {
+        if sorted && keys.count == values.count && keys.allSatisfy(Self.isASCII) {
             self = FieldTable(keys: keys, values: values)
         } else {
             var table = FieldTable()
@@ -86,10 +126,23 @@ struct FieldTable: Sendable, Hashable {
         case insertionPoint(Int)
     }
 
+    /// Sorts the fields by name (when all names are ASCII, so that `<` is a total order).
+    private mutating func sortByName() {
+        let order = keys.indices.sorted { keys[$0] < keys[$1] }
+        keys = order.map { keys[$0] }
+        values = order.map { values[$0] }
+    }
+
+    /// Whether every byte of `name` is ASCII.
+    private static func isASCII(_ name: String) -> Bool {
+        name.utf8.allSatisfy { $0 < 0x80 }
+    }
+
     /// Where `key` is, or where it would go. Equality is cheaper than ordering for short
-    /// names, so a small table is scanned for the name first.
+    /// names, so a small table is scanned for the name first; so is a table or a key with a
+    /// name that is not ASCII, over which `<` cannot be trusted.
     private func search(_ key: String) -> SearchResult {
-        if keys.count <= 8 {
+        if keys.count <= 8 || hasNonASCIIName || !Self.isASCII(key) {
             for index in keys.indices where keys[index] == key { return .found(index) }
             return .insertionPoint(keys.firstIndex { key < $0 } ?? keys.count)
         }
@@ -139,6 +192,7 @@ extension FieldTable {
         for (key, value) in dictionary.sorted(by: { $0.key < $1.key }) {
             keys.append(key)
             values.append(value)
+            if !hasNonASCIIName && !Self.isASCII(key) { hasNonASCIIName = true }
         }
     }
 }
