@@ -149,9 +149,18 @@ import Testing
     /// A write made from a callback, through the same container, to a record the read-ahead has
     /// already read (the test waits for that read to finish first) is seen by the rest of the
     /// fetch: the stale read-ahead batch is dropped and the record arrives once, written.
-    @Test func aWriteAfterTheReadAheadReadIsSeenByTheNextBatch() async throws {
+    ///
+    /// The write goes through the fetch's own container, or through another `CKContainer` over
+    /// the same backend object (as `CKContainer(identifier:)` makes one per call): both are
+    /// writes of this process through that backend (``WriteGeneration``).
+    @Test(arguments: [false, true])
+    func aWriteAfterTheReadAheadReadIsSeenByTheNextBatch(throughAnotherContainer: Bool) async throws {
         let probe = ReadProbe(holdOrdinal: 2)
-        let database = Self.container(probe).privateCloudDatabase
+        let backend = WrappingBackend(base: InMemoryBackend(store: InMemoryStore()), hooks: probe.hooks)
+        let database = CKContainer(identifier: "iCloud.test.readAhead", backend: backend).privateCloudDatabase
+        let writer =
+            throughAnotherContainer
+            ? CKContainer(identifier: "iCloud.test.readAhead", backend: backend).privateCloudDatabase : database
         let zoneID = try await Self.zone("Z", records: 12, in: database)
         let operation = CKFetchRecordZoneChangesOperation(
             recordZoneIDs: [zoneID], configurationsByRecordZoneID: [zoneID: .init(resultsLimit: 5)])
@@ -171,7 +180,7 @@ import Testing
             saved.savePolicy = .changedKeys
             let done = DispatchSemaphore(value: 0)
             saved.modifyRecordsResultBlock = { _ in done.signal() }
-            database.add(saved)
+            writer.add(saved)
             done.wait()
         }
         let final = OpsLog<Result<Void, any Error>>()

@@ -18,10 +18,10 @@ final class Engine: Sendable {
     private let containerNumbers = Mutex<[String: Int64]>([:])
     /// The long-lived operation journal's settings and in-process state (decision 0006).
     let journalState = JournalState()
-    /// How many write transactions this engine has finished (committed or not), but for those
-    /// of the long-lived operation journal alone: a zone-changes read-ahead taken after a write
-    /// of this engine is read again (decision 0009).
-    let writeGeneration = Atomic<UInt64>(0)
+    /// Finished writes through every engine over this backend object, but for those of the
+    /// long-lived operation journal alone: a zone-changes read-ahead taken after one is read
+    /// again (decision 0009).
+    let writeGeneration: WriteGeneration
 
     /// The store format this version writes and reads (decision 0008): 2, the change log
     /// carries the records. Format 1 (decision 0002's first layout) is refused on open.
@@ -32,6 +32,7 @@ final class Engine: Sendable {
 
     init(backend: any DatabaseBackend) throws {
         self.backend = backend
+        writeGeneration = WriteGeneration.shared(by: backend)
         let meta: [UInt8]
         do {
             meta = try Engine.runWrite(backend) { txn in
@@ -65,7 +66,7 @@ final class Engine: Sendable {
 
     /// Runs a write body, again on a serialization conflict, and maps failures to `CKError`.
     func write<T>(_ body: (any BackendWriteTransaction) throws -> T) throws -> T {
-        defer { writeGeneration.add(1, ordering: .sequentiallyConsistent) }
+        defer { writeGeneration.advance() }
         return try writeLeavingGeneration(body)
     }
 

@@ -42,7 +42,7 @@ final class ZoneChangesReadAhead: Sendable {
         let done = DispatchSemaphore(value: 0)
         let result = ResultBox()
         let engine = context.engine
-        let generation = engine.writeGeneration.load(ordering: .sequentiallyConsistent)
+        let generation = engine.writeGeneration.value
         pending.withLock {
             $0 = Pending(
                 zoneID: zoneID, token: token, generation: generation, engine: engine, done: done, result: result)
@@ -63,7 +63,7 @@ final class ZoneChangesReadAhead: Sendable {
         guard let started = pending.withLock({ $0.take() }) else { return nil }
         started.done.wait()
         guard let token, started.token === token, started.zoneID == zoneID,
-            started.engine.writeGeneration.load(ordering: .sequentiallyConsistent) == started.generation
+            started.engine.writeGeneration.value == started.generation
         else { return nil }
         return started.result.value.withLock { $0 }
     }
