@@ -70,7 +70,7 @@ import Testing
         for index in shuffled.indices.reversed() {
             shuffled.swapAt(index, Int(generator.next() % UInt64(index + 1)))
         }
-        #expect(FieldTable(decoded: shuffled.map(\.key), shuffled.map(\.value), sorted: false) == table)
+        #expect(FieldTable(decoded: shuffled.map(\.key), shuffled.map(\.value), sortedASCII: false) == table)
     }
 
     /// Random short names made of scalars that compose, decompose and reorder (combining marks

@@ -31,12 +31,12 @@ import Testing
     /// damaged or foreign encoding) still make a sorted table, keeping the last value of a
     /// repeated name.
     @Test func decodedFieldsEndUpSorted() {
-        let inOrder = FieldTable(decoded: ["a", "b"], [.string("1"), .string("2")], sorted: true)
+        let inOrder = FieldTable(decoded: ["a", "b"], [.string("1"), .string("2")], sortedASCII: true)
         #expect(inOrder.keys == ["a", "b"])
         #expect(inOrder["b"] == .string("2"))
         let table = FieldTable(
             decoded: ["b", "d", "a", "c", "d"], [.string("1"), .string("2"), .string("3"), .string("4"), .string("5")],
-            sorted: false)
+            sortedASCII: false)
         #expect(table.keys == ["a", "b", "c", "d"])
         #expect(table["d"] == .string("5"))
         #expect(table.map(\.value) == [.string("3"), .string("1"), .string("4"), .string("5")])

@@ -121,6 +121,12 @@ struct ByteReader {
     /// `previous`, returns `previous` itself (shared storage, no allocation) and otherwise
     /// stores the new string there. For strings that repeat from row to row of a batch.
     mutating func readString(reusing previous: inout String) throws -> String {
+        var changed = false
+        return try readString(reusing: &previous, changed: &changed)
+    }
+
+    /// `readString(reusing:)`, telling in `changed` whether `previous` was replaced.
+    mutating func readString(reusing previous: inout String, changed: inout Bool) throws -> String {
         let count = try readVarint()
         guard count <= remaining else { throw EngineError.corruptValue }
         defer { offset += count }
@@ -133,6 +139,7 @@ struct ByteReader {
             }
             return known ?? false
         }
+        changed = !matches
         if !matches { previous = String(decoding: bytes[offset..<offset + count], as: UTF8.self) }
         return previous
     }

@@ -95,12 +95,12 @@ struct FieldTable: Sendable, Hashable {
     }
 
     /// The fields decoded in the order they were encoded: `keys` and `values` as they are when
-    /// `sorted` (each name after the one before) and all ASCII, else set one by one like the
-    /// subscript, so a table read from damaged or foreign bytes still ends up sorted, with each
-    /// name once. (Over names that are not ASCII, each name after the one before does not
-    /// make them distinct: `<` is not transitive there.)
-    init(decoded keys: [String], _ values: [FieldValue], sorted: Bool) {
-        if sorted && keys.count == values.count && keys.allSatisfy(Self.isASCII) {
+    /// `sortedASCII` (the decoder saw every name ASCII and after the one before), else set one
+    /// by one like the subscript, so a table read from damaged or foreign bytes still ends up
+    /// with each name once. (Over names that are not ASCII, each name after the one before
+    /// does not make them distinct: `<` is not transitive there.)
+    init(decoded keys: [String], _ values: [FieldValue], sortedASCII: Bool) {
+        if sortedASCII && keys.count == values.count {
             self = FieldTable(keys: keys, values: values)
         } else {
             var table = FieldTable()
@@ -134,7 +134,7 @@ struct FieldTable: Sendable, Hashable {
     }
 
     /// Whether every byte of `name` is ASCII.
-    private static func isASCII(_ name: String) -> Bool {
+    static func isASCII(_ name: String) -> Bool {
         name.utf8.allSatisfy { $0 < 0x80 }
     }
 

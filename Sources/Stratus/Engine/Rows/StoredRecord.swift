@@ -73,6 +73,8 @@ struct StoredRecord: Sendable {
         var modifier = ""
         /// The field names by their place in the record (fields are written sorted by name).
         var fieldNames: [String] = []
+        /// Whether each of `fieldNames` is ASCII, found once per new name.
+        var fieldNameIsASCII: [Bool] = []
     }
 
     /// Reads a record written by `write(to:)`, sharing the strings it has in common with the
@@ -100,15 +102,21 @@ struct StoredRecord: Sendable {
         var values: [FieldValue] = []
         names.reserveCapacity(count)
         values.reserveCapacity(count)
-        var sorted = true
+        var sortedASCII = true
         for index in 0..<count {
-            if index == strings.fieldNames.count { strings.fieldNames.append("") }
-            let name = try r.readString(reusing: &strings.fieldNames[index])
-            if let last = names.last, !(last < name) { sorted = false }
+            if index == strings.fieldNames.count {
+                strings.fieldNames.append("")
+                strings.fieldNameIsASCII.append(true)
+            }
+            var changed = false
+            let name = try r.readString(reusing: &strings.fieldNames[index], changed: &changed)
+            if changed { strings.fieldNameIsASCII[index] = FieldTable.isASCII(name) }
+            if !strings.fieldNameIsASCII[index] { sortedASCII = false }
+            if let last = names.last, !(last < name) { sortedASCII = false }
             names.append(name)
             values.append(try FieldValueCodec.read(from: &r))
         }
-        fields = FieldTable(decoded: names, values, sorted: sorted)
+        fields = FieldTable(decoded: names, values, sortedASCII: sortedASCII)
     }
 
     /// About the size of `write(to:)`'s output (a little more), so that a writer can be sized
