@@ -105,8 +105,11 @@ public enum CrashRecoveryScenario {
             let extraDelay = Int.random(in: 0...5_000, using: &generator)
             let writerSeed = configuration.seed &+ UInt64(round) &* 0x9E37_79B9_7F4A_7C15
             let roundStart = ContinuousClock.now
+            // The probe's reader thread counts the ACKs and kills: a kill point that waited
+            // for this task to see the lines would drift when the pool is busy.
             let probe = try KillableProbe(
-                arguments: ["crash-writer", configuration.store, configuration.zoneName, String(writerSeed)])
+                arguments: ["crash-writer", configuration.store, configuration.zoneName, String(writerSeed)],
+                killPoint: .init(after: killAfterAcks, linesStartingWith: "ACK ", delayMicroseconds: extraDelay))
             // Never leave the writer running, whatever happens to this round.
             defer { probe.kill() }
             let timeout = configuration.roundTimeout
@@ -115,31 +118,26 @@ public enum CrashRecoveryScenario {
                 probe.kill()
             }
             var acks = 0
-            var killed = false
             for await line in probe.lines {
                 ledger.consume(line, round: round)
-                guard !killed, line.hasPrefix("ACK ") else { continue }
-                acks += 1
-                if acks == killAfterAcks {
-                    try await Task.sleep(for: .microseconds(extraDelay))
-                    probe.kill()
-                    killed = true
-                }
+                if line.hasPrefix("ACK ") { acks += 1 }
             }
+            let killed = probe.killedAtKillPoint
             watchdog.cancel()
             let exit = await probe.exit()
             let cut = probe.unterminatedLine
             if !killed || exit.reason != .uncaughtSignal || exit.status != SIGKILL {
                 report.problems.append(
                     "round \(round): the writer was not killed at its kill point: "
-                        + "\(acks) of \(killAfterAcks) ACKs, exit \(exit), standard error: \(probe.errorOutput)")
+                        + "\(acks) ACKs read, kill point \(killAfterAcks), exit \(exit), standard error: \(probe.errorOutput)"
+                )
             }
 
             let outcome = try await verify(configuration, open: open, ledger: &ledger, round: round)
             report.outcomes[outcome.kind, default: 0] += 1
             let milliseconds = (ContinuousClock.now - roundStart) / .milliseconds(1)
             report.rounds.append(
-                "round \(round): killed after \(acks) ACKs + \(extraDelay) µs, \(outcome)"
+                "round \(round): killed after \(killAfterAcks) ACKs + \(extraDelay) µs, \(outcome)"
                     + (cut.isEmpty ? "" : ", a line cut short (\(cut.count) bytes)")
                     + ", \(ledger.acknowledged.count) records, \(ledger.tokens.count) tokens checked, "
                     + "\(Int(milliseconds)) ms")

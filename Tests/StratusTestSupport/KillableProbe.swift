@@ -4,16 +4,33 @@ import Synchronization
 /// A probe process whose standard output is read line by line while it runs, and which can
 /// be killed with `SIGKILL`.
 public final class KillableProbe: @unchecked Sendable {
+    /// When the probe kills the process by itself: after the `count`th line starting with
+    /// `linePrefix`, and `delayMicroseconds` more. The line reader's own thread counts and
+    /// kills, so the kill point does not move when Swift concurrency's pool is busy (in a
+    /// parallel test run, other tests' blocking bodies can hold its threads for seconds).
+    public struct KillPoint: Sendable {
+        public var linePrefix: String
+        public var count: Int
+        public var delayMicroseconds: Int
+
+        /// A kill point after `count` lines starting with `linePrefix`, then the delay.
+        public init(after count: Int, linesStartingWith linePrefix: String, delayMicroseconds: Int) {
+            self.linePrefix = linePrefix
+            self.count = count
+            self.delayMicroseconds = delayMicroseconds
+        }
+    }
+
     private let process = Process()
     private let status: Task<(reason: Process.TerminationReason, status: Int32), Never>
-    private let state = Mutex<(unterminated: String, errorOutput: String)>(("", ""))
+    private let state = Mutex<(unterminated: String, errorOutput: String, killedAtKillPoint: Bool)>(("", "", false))
 
     /// The complete lines of standard output, as they arrive; it ends when the process has
     /// closed its output (exited or was killed).
     public let lines: AsyncStream<String>
 
-    /// Launches the probe with `arguments`.
-    public init(arguments: [String]) throws {
+    /// Launches the probe with `arguments`; with a `killPoint`, the probe kills it there.
+    public init(arguments: [String], killPoint: KillPoint? = nil) throws {
         process.executableURL = try TestProbe.executable()
         process.arguments = arguments
         let output = Pipe()
@@ -39,14 +56,24 @@ public final class KillableProbe: @unchecked Sendable {
         let outputHandle = output.fileHandleForReading
         Thread { [self] in
             var pending: [UInt8] = []
+            var matched = 0
             while true {
                 let chunk = outputHandle.availableData
                 if chunk.isEmpty { break }
                 pending += chunk
                 var start = 0
                 while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                    lineContinuation.yield(String(decoding: pending[start..<newline], as: UTF8.self))
+                    let line = String(decoding: pending[start..<newline], as: UTF8.self)
+                    lineContinuation.yield(line)
                     start = newline + 1
+                    if let killPoint, line.hasPrefix(killPoint.linePrefix) {
+                        matched += 1
+                        if matched == killPoint.count {
+                            usleep(UInt32(max(0, killPoint.delayMicroseconds)))
+                            kill()
+                            state.withLock { $0.killedAtKillPoint = true }
+                        }
+                    }
                 }
                 pending.removeFirst(start)
             }
@@ -77,4 +104,7 @@ public final class KillableProbe: @unchecked Sendable {
 
     /// Standard error so far.
     public var errorOutput: String { state.withLock { $0.errorOutput } }
+
+    /// Whether the probe reached its ``KillPoint`` and killed the process there.
+    public var killedAtKillPoint: Bool { state.withLock { $0.killedAtKillPoint } }
 }
