@@ -9,8 +9,11 @@ public final class KillableProbe: @unchecked Sendable {
     /// kills, so the kill point does not move when Swift concurrency's pool is busy (in a
     /// parallel test run, other tests' blocking bodies can hold its threads for seconds).
     public struct KillPoint: Sendable {
+        /// What the counted lines start with (`ACK `).
         public var linePrefix: String
+        /// The line, counted from 1, after which the process is killed.
         public var count: Int
+        /// How long after that line the kill comes, in microseconds.
         public var delayMicroseconds: Int
 
         /// A kill point after `count` lines starting with `linePrefix`, then the delay.
