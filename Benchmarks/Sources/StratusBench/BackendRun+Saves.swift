@@ -30,8 +30,9 @@ extension BackendRun {
     }
 
     /// Saves the benchmark's records `repetitions` times: into new throwaway stores first, and
-    /// last into `items` of `workload`, which the later benchmarks read. Reports the run of
-    /// median time.
+    /// last into `items` of `workload`, which the later benchmarks read. Before each run, a raw
+    /// baseline runs too, for a ratio whose two halves see the machine in the same state.
+    /// Reports the run of median time.
     func saveItems(
         into items: CKRecordZone.ID, of workload: Workload, raw: RawBaseline, in directory: String
     ) throws -> SaveResult {
@@ -41,20 +42,28 @@ extension BackendRun {
                 rankModulus: sizes.savedRecords)
         }
         var timings: [Workload.SaveTiming] = []
+        var pairedRaw: [Double] = []
+        func rawInserts() throws -> Double {
+            try target.rawBaseline(rows: sizes.rawRows, valueBytes: sizes.valueBytes, in: directory).insertsPerSecond
+        }
         for run in 1..<max(1, sizes.repetitions) {
+            pairedRaw.append(try rawInserts())
             timings.append(
                 try withScratchStore(in: directory, named: "save-\(run)") { store in
                     let scratch = Workload(store: store)
                     return try save(into: try scratch.makeZone(BackendRun.itemsZone), of: scratch)
                 })
         }
+        pairedRaw.append(try rawInserts())
         timings.append(try save(into: items, of: workload))
+        let pairedRatios = zip(timings, pairedRaw).map { Double(sizes.savedRecords) / $0.seconds / $1 }
         let median = timings.sorted { $0.seconds < $1.seconds }[timings.count / 2]
         let rate = Double(sizes.savedRecords) / median.seconds
         return SaveResult(
             records: sizes.savedRecords, batchSize: sizes.batchSize, seconds: median.seconds,
             samples: timings.map(\.seconds), buildSeconds: median.buildSeconds, recordsPerSecond: rate,
-            ratioToRaw: rate / raw.insertsPerSecond, cpuSeconds: median.cpuSeconds,
+            ratioToRaw: rate / raw.insertsPerSecond, pairedRawInsertsPerSecond: pairedRaw,
+            pairedRatioToRaw: Timing.median(pairedRatios), cpuSeconds: median.cpuSeconds,
             cpuRatioToRaw: (raw.insertCPUSeconds / Double(raw.rows)) / (median.cpuSeconds / Double(sizes.savedRecords)))
     }
 }

@@ -48,7 +48,7 @@ struct BackendRun {
         let save = try saveItems(into: items, of: workload, raw: raw, in: directory)
 
         Log.step("\(target.name): draining \(sizes.savedRecords) records × \(sizes.repetitions)")
-        let drain = try drainSaved(items, workload: workload, raw: raw)
+        let drain = try drainSaved(items, workload: workload, raw: raw, in: directory)
 
         Log.step("\(target.name): paging the sorted query to page \(sizes.lastPage)")
         let paging = try QueryPagingBenchmark(workload: workload, zoneID: items, sizes: sizes).run()
@@ -67,9 +67,16 @@ struct BackendRun {
             incrementalSync: sync, paging: paging, drainRSS: rss, totalSeconds: (clock.now - start).seconds)
     }
 
-    private func drainSaved(_ zoneID: CKRecordZone.ID, workload: Workload, raw: RawBaseline) throws -> DrainResult {
+    /// Drains the saved zone `repetitions` times, each drain just after a raw baseline run (for
+    /// a ratio whose two halves see the machine in the same state).
+    private func drainSaved(
+        _ zoneID: CKRecordZone.ID, workload: Workload, raw: RawBaseline, in directory: String
+    ) throws -> DrainResult {
         var samples: [Timing.Sample] = []
+        var pairedRaw: [Double] = []
         for _ in 0..<max(1, sizes.repetitions) {
+            pairedRaw.append(
+                try target.rawBaseline(rows: sizes.rawRows, valueBytes: sizes.valueBytes, in: directory).readsPerSecond)
             samples.append(
                 try Timing.sample {
                     let fetched = try workload.fetchChanges(zoneID, since: nil)
@@ -84,7 +91,10 @@ struct BackendRun {
         let rate = Double(sizes.savedRecords) / median
         return DrainResult(
             records: sizes.savedRecords, seconds: median, samples: samples.map(\.wall), recordsPerSecond: rate,
-            ratioToRaw: rate / raw.readsPerSecond, cpuSeconds: cpu,
+            ratioToRaw: rate / raw.readsPerSecond, pairedRawReadsPerSecond: pairedRaw,
+            pairedRatioToRaw: Timing.median(
+                zip(samples, pairedRaw).map { Double(sizes.savedRecords) / $0.wall / $1 }),
+            cpuSeconds: cpu,
             cpuRatioToRaw: (raw.readCPUSeconds / Double(raw.rows)) / (cpu / Double(sizes.savedRecords)))
     }
 

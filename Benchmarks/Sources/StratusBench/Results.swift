@@ -12,8 +12,15 @@ struct SaveResult: Codable {
     var buildSeconds: Double
     /// Records saved per second.
     var recordsPerSecond: Double
-    /// `recordsPerSecond` over the raw baseline's inserts per second (target ≥ 0.33).
+    /// `recordsPerSecond` over the raw baseline's inserts per second, measured at the start of
+    /// the backend's run.
     var ratioToRaw: Double
+    /// The raw inserts per second of a raw baseline run just before each save run, in order.
+    var pairedRawInsertsPerSecond: [Double]
+    /// The median over the save runs of each run's rate over the raw inserts per second
+    /// measured just before it: both halves of each ratio see the machine in the same state
+    /// (target ≥ 0.33).
+    var pairedRatioToRaw: Double
     /// Process CPU seconds of the saves.
     var cpuSeconds: Double
     /// The ratio to raw in CPU time: raw insert CPU seconds per row over save CPU seconds per
@@ -31,8 +38,14 @@ struct DrainResult: Codable {
     var samples: [Double]
     /// Records delivered per second.
     var recordsPerSecond: Double
-    /// `recordsPerSecond` over the raw baseline's point reads per second (target ≥ 0.5).
+    /// `recordsPerSecond` over the raw baseline's point reads per second, measured at the start
+    /// of the backend's run.
     var ratioToRaw: Double
+    /// The raw point reads per second of a raw baseline run just before each drain, in order.
+    var pairedRawReadsPerSecond: [Double]
+    /// The median over the drains of each drain's rate over the raw reads per second measured
+    /// just before it (target ≥ 0.5).
+    var pairedRatioToRaw: Double
     /// Median process CPU seconds of a drain.
     var cpuSeconds: Double
     /// The ratio to raw in CPU time.

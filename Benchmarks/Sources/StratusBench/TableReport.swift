@@ -46,19 +46,21 @@ struct TableReport {
         row("… of which building the CKRecords (share of the time)") {
             Format.fixed($0.save.buildSeconds / $0.save.seconds * 100, 0) + " %"
         }
-        row("→ save ÷ raw inserts (target ≥ \(Target.saveRatio))") {
-            verdict(
-                Format.fixed($0.save.ratioToRaw, 3) + " (CPU \(Format.fixed($0.save.cpuRatioToRaw, 3)))",
-                $0.save.ratioToRaw >= Target.saveRatio)
+        row("→ save ÷ raw inserts measured at the start (CPU)") {
+            Format.fixed($0.save.ratioToRaw, 3) + " (CPU \(Format.fixed($0.save.cpuRatioToRaw, 3)))"
+        }
+        row("→ save ÷ raw inserts measured just before it, median of the pairs (target ≥ \(Target.saveRatio))") {
+            verdict(Format.fixed($0.save.pairedRatioToRaw, 3), $0.save.pairedRatioToRaw >= Target.saveRatio)
         }
         row("→ save ÷ SPI replay (the CloudKit layer's share)") {
             Format.fixed($0.save.recordsPerSecond / $0.spiReplay.savesPerSecond, 3)
         }
         row("Drain the zone, nil token (records/s)") { Format.integer($0.drain.recordsPerSecond) }
-        row("→ drain ÷ raw reads (target ≥ \(Target.drainRatio))") {
-            verdict(
-                Format.fixed($0.drain.ratioToRaw, 3) + " (CPU \(Format.fixed($0.drain.cpuRatioToRaw, 3)))",
-                $0.drain.ratioToRaw >= Target.drainRatio)
+        row("→ drain ÷ raw reads measured at the start (CPU)") {
+            Format.fixed($0.drain.ratioToRaw, 3) + " (CPU \(Format.fixed($0.drain.cpuRatioToRaw, 3)))"
+        }
+        row("→ drain ÷ raw reads measured just before it, median of the pairs (target ≥ \(Target.drainRatio))") {
+            verdict(Format.fixed($0.drain.pairedRatioToRaw, 3), $0.drain.pairedRatioToRaw >= Target.drainRatio)
         }
         row("→ drain ÷ SPI replay (the CloudKit layer's share)") {
             Format.fixed($0.drain.recordsPerSecond / $0.spiReplay.drainsPerSecond, 3)
