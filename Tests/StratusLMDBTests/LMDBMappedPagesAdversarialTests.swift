@@ -135,7 +135,7 @@ struct LMDBMappedPagesAdversarialTests {
         #expect(count == 24000)
         let after = LMDBMappedPages.findMapping(of: storage.path + "/data.mdb")
         #expect(after != nil && after!.length > before!.length, "the mapping grew: \(String(describing: after))")
-        let resident = try Self.residentBytes(of: storage.path + "/data.mdb")
+        let resident = try residentBytes(of: storage.path + "/data.mdb")
         #expect(resident < 8 << 20, "data.mdb resident after a 24 MiB scan: \(resident) bytes")
     }
 
@@ -173,25 +173,5 @@ struct LMDBMappedPagesAdversarialTests {
         {
             #expect(LMDBMappedPages.findMapping(of: file) == nil, "two separate shared mappings")
         }
-    }
-
-    /// The resident bytes of every mapping of `file` in this process (`Rss:` in smaps).
-    static func residentBytes(of file: String) throws -> Int {
-        guard let handle = FileHandle(forReadingAtPath: "/proc/self/smaps") else {
-            throw CocoaError(.fileReadNoSuchFile)
-        }
-        defer { try? handle.close() }
-        let smaps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
-        var total = 0
-        var inFile = false
-        for line in smaps.split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            if let first = fields.first, first.contains("-"), fields.count >= 5 {
-                inFile = fields.count >= 6 && fields[5...].joined(separator: " ") == file
-            } else if inFile, fields.first == "Rss:", fields.count >= 2, let kib = Int(fields[1]) {
-                total += kib << 10
-            }
-        }
-        return total
     }
 }

@@ -82,31 +82,10 @@ struct LMDBMappedPagesTests {
             lower = last.key + [0]
         }
         #expect(next == Self.values)
-        return try Self.residentBytes(of: storage.path + "/data.mdb")
+        return try residentBytes(of: storage.path + "/data.mdb")
     }
 
     private static func value(_ n: Int) -> [UInt8] {
         [UInt8](repeating: UInt8(truncatingIfNeeded: n &* 31 &+ 7), count: valueBytes)
-    }
-
-    /// The resident bytes of every mapping of `file` in this process (`Rss:` in smaps).
-    private static func residentBytes(of file: String) throws -> Int {
-        // Read to the end: a /proc file has no size for a whole-file read to go by.
-        guard let handle = FileHandle(forReadingAtPath: "/proc/self/smaps") else {
-            throw CocoaError(.fileReadNoSuchFile)
-        }
-        defer { try? handle.close() }
-        let smaps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
-        var total = 0
-        var inFile = false
-        for line in smaps.split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            if let first = fields.first, first.contains("-"), fields.count >= 5 {
-                inFile = fields.count >= 6 && fields[5...].joined(separator: " ") == file
-            } else if inFile, fields.first == "Rss:", fields.count >= 2, let kib = Int(fields[1]) {
-                total += kib << 10
-            }
-        }
-        return total
     }
 }

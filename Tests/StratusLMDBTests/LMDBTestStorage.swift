@@ -31,3 +31,25 @@ func be64(_ value: UInt64) -> [UInt8] {
 func fromBE64(_ bytes: [UInt8]?) -> UInt64 {
     (bytes ?? []).reduce(0) { $0 << 8 | UInt64($1) }
 }
+
+/// The resident bytes of every mapping of `file` in this process (`Rss:` in
+/// `/proc/self/smaps`), so that an LMDB test measures its own environment's map only.
+func residentBytes(of file: String) throws -> Int {
+    // Read to the end: a /proc file has no size for a whole-file read to go by.
+    guard let handle = FileHandle(forReadingAtPath: "/proc/self/smaps") else {
+        throw CocoaError(.fileReadNoSuchFile)
+    }
+    defer { try? handle.close() }
+    let smaps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+    var total = 0
+    var inFile = false
+    for line in smaps.split(separator: "\n") {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        if let first = fields.first, first.contains("-"), fields.count >= 5 {
+            inFile = fields.count >= 6 && fields[5...].joined(separator: " ") == file
+        } else if inFile, fields.first == "Rss:", fields.count >= 2, let kib = Int(fields[1]) {
+            total += kib << 10
+        }
+    }
+    return total
+}
