@@ -50,12 +50,26 @@ struct LMDBEngineKeySizeTests {
         Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
     }
 
-    @Test func longestNamesAndLongSortValuesWorkEndToEnd() async throws {
+    /// A new environment, its backend, and the private database of a container over it.
+    static func openStore() throws -> (LMDBTestStorage, LMDBBackend, CKDatabase) {
         let storage = try LMDBTestStorage()
-        defer { storage.destroy() }
-        let backend = try storage.open()
-        defer { try? backend.close() }
-        let database = CKContainer(identifier: "iCloud.stratus.lmdb-key-sizes", backend: backend).privateCloudDatabase
+        do {
+            let backend = try storage.open()
+            let database = CKContainer(identifier: "iCloud.stratus.lmdb-key-sizes", backend: backend)
+                .privateCloudDatabase
+            return (storage, backend, database)
+        } catch {
+            storage.destroy()
+            throw error
+        }
+    }
+
+    @Test func longestNamesAndLongSortValuesWorkEndToEnd() async throws {
+        let (storage, backend, database) = try Self.openStore()
+        defer {
+            try? backend.close()
+            storage.destroy()
+        }
 
         let zoneID = try await database.save(CKRecordZone(zoneName: Self.zoneName)).zoneID
         #expect(zoneID.zoneName.count == 255)
@@ -134,11 +148,11 @@ struct LMDBEngineKeySizeTests {
     /// A `deleteSelf` reference between two records with 255-character names (a back-reference
     /// key of over 511 bytes) cascades; so does the zone's deletion of everything in it.
     @Test func cascadeBetweenLongestRecordNames() async throws {
-        let storage = try LMDBTestStorage()
-        defer { storage.destroy() }
-        let backend = try storage.open()
-        defer { try? backend.close() }
-        let database = CKContainer(identifier: "iCloud.stratus.lmdb-key-sizes", backend: backend).privateCloudDatabase
+        let (storage, backend, database) = try Self.openStore()
+        defer {
+            try? backend.close()
+            storage.destroy()
+        }
         let zoneID = try await database.save(CKRecordZone(zoneName: Self.zoneName)).zoneID
 
         let parent = CKRecord(
@@ -176,11 +190,11 @@ struct LMDBEngineKeySizeTests {
     /// Names over CloudKit's limits, or not ASCII, are refused with `invalidArguments` before
     /// anything reaches the store; the store keeps working.
     @Test func namesBeyondTheLimitsAreRefused() async throws {
-        let storage = try LMDBTestStorage()
-        defer { storage.destroy() }
-        let backend = try storage.open()
-        defer { try? backend.close() }
-        let database = CKContainer(identifier: "iCloud.stratus.lmdb-key-sizes", backend: backend).privateCloudDatabase
+        let (storage, backend, database) = try Self.openStore()
+        defer {
+            try? backend.close()
+            storage.destroy()
+        }
 
         for name in [String(repeating: "z", count: 256), String(repeating: "区", count: 85)] {
             let error = await #expect(throws: CKError.self) { try await database.save(CKRecordZone(zoneName: name)) }
