@@ -8,19 +8,21 @@ import Synchronization
 /// batch (a read transaction, decoding) and delivering it (the app's callbacks). Once a batch
 /// with more coming is read, the next one starts from its token at once, so the app's
 /// callbacks and the next read run side by side. The read-ahead is only used when the
-/// operation then asks for exactly that batch (same zone, same token object) and no write of
-/// the same engine finished since it started — so what the app wrote from its callbacks is
-/// never hidden by a batch read before it; otherwise it is discarded and the batch read again.
+/// operation then asks for exactly that batch (same zone, same token object) and no write
+/// finished since it started through any engine of this process over the same backend
+/// (``WriteGeneration``) — so what the app wrote from its callbacks is never hidden by a batch
+/// read before it; otherwise it is discarded and the batch read again.
 /// Nothing is written, so a discarded or late read-ahead changes nothing.
 ///
-/// One operation thread uses it: `start`, `take` and `finish` are not called concurrently.
+/// One operation thread uses it: `start` and `take` are not called concurrently; `finish` may
+/// be called from anywhere, any number of times.
 final class ZoneChangesReadAhead: Sendable {
     private struct Pending: Sendable {
         var zoneID: CKRecordZone.ID
         var token: CKServerChangeToken
-        /// The engine's write generation before the read began.
+        /// The backend's writes, counted before the read began.
+        var writes: WriteGeneration
         var generation: UInt64
-        var engine: Engine
         var done: DispatchSemaphore
         var result: ResultBox
     }
@@ -41,11 +43,11 @@ final class ZoneChangesReadAhead: Sendable {
         finish()
         let done = DispatchSemaphore(value: 0)
         let result = ResultBox()
-        let engine = context.engine
-        let generation = engine.writeGeneration.value
+        let writes = context.engine.writeGeneration
+        let generation = writes.value
         pending.withLock {
             $0 = Pending(
-                zoneID: zoneID, token: token, generation: generation, engine: engine, done: done, result: result)
+                zoneID: zoneID, token: token, writes: writes, generation: generation, done: done, result: result)
         }
         DispatchQueue.global(qos: qos).async {
             let batch = Result {
@@ -57,13 +59,13 @@ final class ZoneChangesReadAhead: Sendable {
     }
 
     /// The read-ahead batch of `zoneID` after `token`, waiting for it if it is still being
-    /// read; `nil` when none was started for exactly those, or when the engine wrote since it
-    /// started (it is then discarded).
+    /// read; `nil` when none was started for exactly those, or when the backend was written
+    /// since it started (it is then discarded).
     func take(zoneID: CKRecordZone.ID, token: CKServerChangeToken?) -> Result<ZoneChangesBatch, any Error>? {
         guard let started = pending.withLock({ $0.take() }) else { return nil }
         started.done.wait()
         guard let token, started.token === token, started.zoneID == zoneID,
-            started.engine.writeGeneration.value == started.generation
+            started.writes.value == started.generation
         else { return nil }
         return started.result.value.withLock { $0 }
     }
