@@ -4,18 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need_apt=()
-pkg-config --exists sqlite3 || need_apt+=(libsqlite3-dev)
-# LMDB is not on a fresh machine (docs: environment.md); the LMDB backend links it.
-pkg-config --exists lmdb || need_apt+=(liblmdb-dev)
-if [ ${#need_apt[@]} -gt 0 ]; then
-    if [ "$(id -u)" = 0 ]; then
-        apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
-    else
-        echo "missing system packages: ${need_apt[*]} (install them with apt-get)" >&2
-        exit 1
-    fi
-fi
+# The C libraries the package builds against (installed as root, or the apt-get line to run).
+scripts/require-system-packages.sh
 
 # A private PostgreSQL 15 server for the PostgreSQL tests, unless STRATUS_TEST_POSTGRES_URL is set.
 source scripts/test-postgres-server.sh
