@@ -17,6 +17,10 @@ git ls-files -z '*.swift' | xargs -0 swift format lint --strict
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build --parallel
 
+# The DocC catalogs of the library modules, warnings (broken symbol links) as errors.
+echo "== documentation"
+scripts/docs.sh
+
 # The custom-backend example is a package of its own (it depends on this one by path), built
 # and tested the way a backend author's package would be. `set -e` stops the script, non-zero,
 # on the first failing command.

@@ -3,7 +3,7 @@ import PackageDescription
 
 // A custom Stratus backend in a package of its own, as a backend author would write it: the
 // library imports only `StratusBackend`; the tests add the conformance suite and, to show the
-// whole path, the CloudKit API. See Docs/ImplementingABackend.md at the root of the repository.
+// whole path, the CloudKit API. See Sources/StratusBackend/StratusBackend.docc/ImplementingABackend.md at the root of the repository.
 let package = Package(
     name: "CustomBackend",
     platforms: [.macOS(.v15)],

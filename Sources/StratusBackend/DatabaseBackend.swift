@@ -3,7 +3,7 @@
 /// The Stratus engine calls this protocol; applications never do. Everything CloudKit — records,
 /// zones, change logs, query indexes, tokens, cursors, the long-lived operation journal — lives
 /// once, in the engine, encoded into ordered keys. A backend only has to store bytes in order and
-/// keep transactions honest. See `Docs/ImplementingABackend.md` and decision record 0001.
+/// keep transactions honest. See `Sources/StratusBackend/StratusBackend.docc/ImplementingABackend.md` and decision record 0001.
 ///
 /// ## The contract
 /// - **Ordering.** Keys are compared as unsigned byte strings, lexicographically (`memcmp`

@@ -10,7 +10,7 @@ struct StratusTool: AsyncParsableCommand {
         discussion: """
             The backend is the configured one (STRATUS_BACKEND, the configuration file, or SQLite in \
             ./.stratus/), or the one --backend names: sqlite:///path/store.sqlite, sqlite:relative/path, \
-            sqlite::memory:, memory:. See Docs/CLI.md and Docs/Configuration.md.
+            sqlite::memory:, memory:. See Docs/CLI.md and the StratusConfiguration documentation.
             """,
         version: "0.1.0",
         subcommands: [

@@ -12,7 +12,7 @@ public import StratusBackend
 /// | `container` | `STRATUS_CONTAINER` | `iCloud.default` |
 /// | — | `STRATUS_CONFIG` | `stratus.json` in the current directory, if it exists |
 ///
-/// See `Docs/Configuration.md`.
+/// See `Sources/StratusConfiguration/StratusConfiguration.docc/Configuration.md`.
 public struct StratusSettings: Sendable, Hashable {
     /// The data directory when none is configured: `.stratus`, relative to the current
     /// directory.

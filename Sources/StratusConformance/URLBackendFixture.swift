@@ -1,7 +1,7 @@
 public import StratusBackend
 
 /// A fixture for any backend a URL names: every case gets fresh storage made by the URL's
-/// provider (``BackendProvider/makeTemporaryStorage(like:)``) — a new temporary file for
+/// provider (`BackendProvider.makeTemporaryStorage(like:)`) — a new temporary file for
 /// `sqlite:///…`, a new store for `memory:` — with the URL's options.
 ///
 /// ```swift
@@ -19,7 +19,7 @@ public struct URLBackendFixture: BackendFixture {
 
     /// A fixture for `url`.
     ///
-    /// - Throws: ``BackendConfigurationError`` when `url`'s scheme is not registered in
+    /// - Throws: `BackendConfigurationError` when `url`'s scheme is not registered in
     ///   `registry` or sets an option its provider does not accept.
     public init(_ url: BackendURL, registry: BackendRegistry = .shared) throws {
         _ = try registry.provider(for: url)

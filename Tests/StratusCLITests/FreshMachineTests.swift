@@ -81,6 +81,7 @@ struct FreshMachineTests {
         #expect(install < firstSwift)
         #expect(outcome.firstCall("swift build") != nil)
         #expect(outcome.firstCall("swift test") != nil)
+        #expect(outcome.firstCall("swift package --disable-sandbox generate-documentation") != nil, "\(outcome.calls)")
     }
 
     @Test func theTestCommandStopsANonRootUserFirst() throws {

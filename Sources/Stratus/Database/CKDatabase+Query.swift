@@ -10,6 +10,7 @@ extension CKDatabase {
     /// Runs `query` and returns the first page of matches.
     ///
     /// - Parameters:
+    ///   - query: the record type, predicate and sort descriptors.
     ///   - zoneID: the zone to search; `nil` searches every zone of the private database.
     ///   - desiredKeys: the fields to fetch; `nil` for all, `[]` for system fields only.
     ///   - resultsLimit: the most records to return (`CKQueryOperation.maximumResults`: the

@@ -20,8 +20,10 @@ extension CKDatabase {
 
     /// Fetches the records with `ids`, each with its own result.
     ///
-    /// - Parameter desiredKeys: the fields to fetch; `nil` for every field, `[]` for the
-    ///   system fields only.
+    /// - Parameters:
+    ///   - ids: the records to fetch, at most 400.
+    ///   - desiredKeys: the fields to fetch; `nil` for every field, `[]` for the system
+    ///     fields only.
     /// - Throws: only for a request-level failure (more than 400 IDs, a store failure, …).
     public func records(
         for ids: [CKRecord.ID], desiredKeys: [CKRecord.FieldKey]? = nil

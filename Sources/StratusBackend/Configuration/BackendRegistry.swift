@@ -27,9 +27,11 @@ public final class BackendRegistry: Sendable {
 
     /// Registers `provider` for its scheme.
     ///
-    /// - Parameter replacing: whether to replace a provider already registered for the
-    ///   scheme. With `false`, an existing provider stays (how start-up adds the built-in
-    ///   providers without undoing a custom one).
+    /// - Parameters:
+    ///   - provider: the provider; its ``BackendProvider/scheme`` is the key, in any case.
+    ///   - replacing: whether to replace a provider already registered for the scheme. With
+    ///     `false`, an existing provider stays (how start-up adds the built-in providers
+    ///     without undoing a custom one).
     /// - Returns: whether `provider` is now the scheme's provider.
     @discardableResult
     public func register(_ provider: any BackendProvider, replacing: Bool = true) -> Bool {

@@ -6,7 +6,10 @@ import StratusConfiguration
 struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config", abstract: "Show the configuration in effect and the registered backends.",
-        discussion: "Checks the backend URL (scheme and options) without opening it. See Docs/Configuration.md.")
+        discussion: """
+            Checks the backend URL (scheme and options) without opening it. See the Configuration \
+            article of the StratusConfiguration documentation.
+            """)
 
     @OptionGroup var options: GlobalOptions
 

@@ -2,7 +2,7 @@ public import StratusBackend
 import Synchronization
 
 /// A complete Stratus backend over a sorted array: the worked example of
-/// `Docs/ImplementingABackend.md`.
+/// `Sources/StratusBackend/StratusBackend.docc/ImplementingABackend.md`.
 ///
 /// It imports nothing of Stratus but `StratusBackend`, and passes the whole conformance suite.
 /// It is written to be read, not to be fast: every key-value pair lives in one sorted array, a
