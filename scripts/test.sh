@@ -28,4 +28,14 @@ example=Examples/CustomBackend
 echo "== $example"
 swift build --package-path "$example" --build-tests -Xswiftc -warnings-as-errors
 swift test --package-path "$example" --skip-build
+# The README's run command on a real fresh Debian root (debootstrap), as root only: it mounts
+# and chroots. Without root, FreshMachineTests above checked the same path with stand-ins.
+# (FreshMachineTests runs this script with stand-in tools and STRATUS_FRESH_ROOT_CHECK=no.)
+if [ "${STRATUS_FRESH_ROOT_CHECK:-yes}" = no ]; then
+    echo "== fresh machine: the debootstrap check was turned off (STRATUS_FRESH_ROOT_CHECK=no)"
+elif [ "$(id -u)" = 0 ]; then
+    scripts/fresh-machine-check.sh
+else
+    echo "== fresh machine: the debootstrap check needs root (sudo scripts/fresh-machine-check.sh); not run"
+fi
 echo "test wall time: $(( $(date +%s) - start )) s"

@@ -69,12 +69,17 @@ struct FreshMachineTests {
         #expect(outcome.errorOutput.contains("apt-get could not install liblmdb-dev"))
     }
 
+    /// A PostgreSQL URL of its own keeps the test command from starting a server; the real
+    /// fresh-root check (debootstrap, mount, chroot) is not for stand-ins.
+    private static let testCommandEnvironment = [
+        "STRATUS_TEST_POSTGRES_URL": "postgresql://postgres@127.0.0.1:1/none", "STRATUS_FRESH_ROOT_CHECK": "no",
+    ]
+
     @Test func theTestCommandInstallsBeforeItBuildsOrLints() throws {
         let test = try quickStart().test
-        // A PostgreSQL URL of its own keeps the test command from starting a server.
         let outcome = try FreshMachine.run(
             test, .init(missingModules: ["lmdb"]),
-            environment: ["STRATUS_TEST_POSTGRES_URL": "postgresql://postgres@127.0.0.1:1/none"])
+            environment: Self.testCommandEnvironment)
         #expect(outcome.status == 0, "\(outcome.errorOutput)")
         let install = try #require(outcome.firstCall("apt-get install -y -qq liblmdb-dev"), "\(outcome.calls)")
         let firstSwift = try #require(outcome.firstCall("swift "), "\(outcome.calls)")
@@ -88,7 +93,7 @@ struct FreshMachineTests {
         let test = try quickStart().test
         let outcome = try FreshMachine.run(
             test, .init(userID: 1000, missingModules: ["lmdb"]),
-            environment: ["STRATUS_TEST_POSTGRES_URL": "postgresql://postgres@127.0.0.1:1/none"])
+            environment: Self.testCommandEnvironment)
         #expect(outcome.status == 1)
         #expect(outcome.calls(of: "swift").isEmpty)
         #expect(outcome.errorOutput.contains("sudo apt-get install -y liblmdb-dev"))
