@@ -170,6 +170,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Client code written for Apple's CloudKit, compiled in Swift 6 mode with warnings as
+        // errors (scripts/test.sh) and run on every backend: what real apps need to compile.
+        .testTarget(
+            name: "StratusClientPatternsTests",
+            dependencies: ["Stratus", "StratusBackend", "StratusConfiguration", "StratusPostgreSQL"],
+            swiftSettings: strictSettings
+        ),
         // A helper program the tests launch as separate processes (two writers on one store, a
         // writer killed mid-batch).
         .executableTarget(

@@ -54,6 +54,7 @@ extension CKDatabase {
     ///
     /// - Returns: `recordID`.
     /// - Throws: `unknownItem` if the record does not exist, or the request's failure.
+    @discardableResult
     public func deleteRecord(withID recordID: CKRecord.ID) async throws -> CKRecord.ID {
         try await runConvenience { finish in
             modifyRecordsOperation(

@@ -54,6 +54,7 @@ extension CKDatabase {
     ///
     /// - Returns: `subscriptionID`.
     /// - Throws: `unknownItem` if the subscription does not exist, or the request's failure.
+    @discardableResult
     public func deleteSubscription(withID subscriptionID: CKSubscription.ID) async throws -> CKSubscription.ID {
         try await runConvenience { finish in
             modifySubscriptionsOperation(saving: [], deleting: [subscriptionID]) { result in

@@ -54,6 +54,7 @@ extension CKDatabase {
     /// - Returns: `zoneID`.
     /// - Throws: `zoneNotFound` if the zone does not exist, `badDatabase` in the public
     ///   database, or the request's failure.
+    @discardableResult
     public func deleteRecordZone(withID zoneID: CKRecordZone.ID) async throws -> CKRecordZone.ID {
         try await runConvenience { finish in
             modifyZonesOperation(saving: [], deleting: [zoneID]) { result in

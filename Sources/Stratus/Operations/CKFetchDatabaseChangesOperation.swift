@@ -10,20 +10,20 @@ open class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchecked Send
     public var fetchAllChanges = true
 
     /// Called for a zone that was created or changed, or whose records changed.
-    public var recordZoneWithIDChangedBlock: (@Sendable (CKRecordZone.ID) -> Void)?
+    public var recordZoneWithIDChangedBlock: ((CKRecordZone.ID) -> Void)?
     /// Called for a zone that was deleted.
-    public var recordZoneWithIDWasDeletedBlock: (@Sendable (CKRecordZone.ID) -> Void)?
+    public var recordZoneWithIDWasDeletedBlock: ((CKRecordZone.ID) -> Void)?
     /// Called instead of the deleted block for a zone the user purged.
-    public var recordZoneWithIDWasPurgedBlock: (@Sendable (CKRecordZone.ID) -> Void)?
+    public var recordZoneWithIDWasPurgedBlock: ((CKRecordZone.ID) -> Void)?
     /// Called instead of the deleted block for a zone deleted by an encrypted-data reset.
-    public var recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock: (@Sendable (CKRecordZone.ID) -> Void)?
+    public var recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock: ((CKRecordZone.ID) -> Void)?
     /// Called after each batch but the last, with a token to resume from.
-    public var changeTokenUpdatedBlock: (@Sendable (CKServerChangeToken) -> Void)?
+    public var changeTokenUpdatedBlock: ((CKServerChangeToken) -> Void)?
     /// Called once at the end with the final token and whether more remains.
     public var fetchDatabaseChangesResultBlock:
-        (@Sendable (Result<(serverChangeToken: CKServerChangeToken, moreComing: Bool), any Error>) -> Void)?
+        ((Result<(serverChangeToken: CKServerChangeToken, moreComing: Bool), any Error>) -> Void)?
     /// Deprecated in CloudKit: called once at the end; token and error are exclusive.
-    public var fetchDatabaseChangesCompletionBlock: (@Sendable (CKServerChangeToken?, Bool, (any Error)?) -> Void)?
+    public var fetchDatabaseChangesCompletionBlock: ((CKServerChangeToken?, Bool, (any Error)?) -> Void)?
 
     /// An operation fetching from the beginning.
     public override init() {

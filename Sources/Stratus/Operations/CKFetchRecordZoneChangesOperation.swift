@@ -55,15 +55,15 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     public var fetchAllChanges = true
 
     /// Called once per changed record.
-    public var recordWasChangedBlock: (@Sendable (CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
+    public var recordWasChangedBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
     /// Called once per deleted record, with its type.
-    public var recordWithIDWasDeletedBlock: (@Sendable (CKRecord.ID, CKRecord.RecordType) -> Void)?
+    public var recordWithIDWasDeletedBlock: ((CKRecord.ID, CKRecord.RecordType) -> Void)?
     /// Called after each batch of a zone but its last, with a token to resume from.
-    public var recordZoneChangeTokensUpdatedBlock: (@Sendable (CKRecordZone.ID, CKServerChangeToken?, Data?) -> Void)?
+    public var recordZoneChangeTokensUpdatedBlock: ((CKRecordZone.ID, CKServerChangeToken?, Data?) -> Void)?
     /// Called once per zone at its end, with the final token or the zone's error.
     public var recordZoneFetchResultBlock:
         (
-            @Sendable (
+            (
                 CKRecordZone.ID,
                 Result<
                     (serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error
@@ -71,16 +71,16 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
             ) -> Void
         )?
     /// Called once at the end.
-    public var fetchRecordZoneChangesResultBlock: (@Sendable (Result<Void, any Error>) -> Void)?
+    public var fetchRecordZoneChangesResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Deprecated in CloudKit: called per changed record; ignored when `recordWasChangedBlock`
     /// is set.
-    public var recordChangedBlock: (@Sendable (CKRecord) -> Void)?
+    public var recordChangedBlock: ((CKRecord) -> Void)?
     /// Deprecated in CloudKit: called once per zone at its end.
     public var recordZoneFetchCompletionBlock:
-        (@Sendable (CKRecordZone.ID, CKServerChangeToken?, Data?, Bool, (any Error)?) -> Void)?
+        ((CKRecordZone.ID, CKServerChangeToken?, Data?, Bool, (any Error)?) -> Void)?
     /// Deprecated in CloudKit: called once at the end; per-zone errors come as
     /// `partialFailure`.
-    public var fetchRecordZoneChangesCompletionBlock: (@Sendable ((any Error)?) -> Void)?
+    public var fetchRecordZoneChangesCompletionBlock: (((any Error)?) -> Void)?
 
     /// An operation with no zones.
     public override init() {

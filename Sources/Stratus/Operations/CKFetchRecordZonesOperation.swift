@@ -10,14 +10,14 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
     public var recordZoneIDs: [CKRecordZone.ID]?
 
     /// Called once per zone with the zone or the reason it could not be fetched.
-    public var perRecordZoneResultBlock: (@Sendable (CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)?
+    public var perRecordZoneResultBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)?
     /// Called once at the end; fails only for request-level errors (per-zone errors go to
     /// `perRecordZoneResultBlock`).
-    public var fetchRecordZonesResultBlock: (@Sendable (Result<Void, any Error>) -> Void)?
+    public var fetchRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Deprecated in CloudKit: called once at the end with the fetched zones by ID, and
     /// `partialFailure` (per-zone errors under `CKPartialErrorsByItemIDKey`) when some zones
     /// could not be fetched.
-    public var fetchRecordZonesCompletionBlock: (@Sendable ([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void)?
+    public var fetchRecordZonesCompletionBlock: (([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void)?
 
     /// An operation that fetches every zone (the same as `fetchAllRecordZonesOperation()`)
     /// unless `recordZoneIDs` is set.

@@ -13,19 +13,19 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
 
     /// Reports download progress of a record: once with 1.0 per record in Stratus, before its
     /// result.
-    public var perRecordProgressBlock: (@Sendable (CKRecord.ID, Double) -> Void)?
+    public var perRecordProgressBlock: ((CKRecord.ID, Double) -> Void)?
     /// Called once per requested record ID with the record or the reason it could not be fetched.
-    public var perRecordResultBlock: (@Sendable (CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
+    public var perRecordResultBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
     /// Called once at the end; fails only for request-level errors (per-record errors go to
     /// `perRecordResultBlock`).
-    public var fetchRecordsResultBlock: (@Sendable (Result<Void, any Error>) -> Void)?
+    public var fetchRecordsResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Deprecated in CloudKit: called once per record with the record or its error; ignored when
     /// `perRecordResultBlock` is set.
-    public var perRecordCompletionBlock: (@Sendable (CKRecord?, CKRecord.ID?, (any Error)?) -> Void)?
+    public var perRecordCompletionBlock: ((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)?
     /// Deprecated in CloudKit: called once at the end with the fetched records by ID, and
     /// `partialFailure` (per-record errors under `CKPartialErrorsByItemIDKey`) when some records
     /// could not be fetched.
-    public var fetchRecordsCompletionBlock: (@Sendable ([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)?
+    public var fetchRecordsCompletionBlock: (([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)?
 
     /// Whether this operation was made by `fetchCurrentUserRecordOperation()`.
     var fetchesCurrentUserRecord = false

@@ -10,15 +10,14 @@ open class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendab
     public var subscriptionIDs: [CKSubscription.ID]?
 
     /// Called once per subscription with the subscription or the reason it could not be fetched.
-    public var perSubscriptionResultBlock: (@Sendable (CKSubscription.ID, Result<CKSubscription, any Error>) -> Void)?
+    public var perSubscriptionResultBlock: ((CKSubscription.ID, Result<CKSubscription, any Error>) -> Void)?
     /// Called once at the end; fails only for request-level errors (per-subscription errors go
     /// to `perSubscriptionResultBlock`).
-    public var fetchSubscriptionsResultBlock: (@Sendable (Result<Void, any Error>) -> Void)?
+    public var fetchSubscriptionsResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Deprecated in CloudKit: called once at the end with the fetched subscriptions by ID, and
     /// `partialFailure` (per-subscription errors under `CKPartialErrorsByItemIDKey`) when some
     /// could not be fetched.
-    public var fetchSubscriptionCompletionBlock:
-        (@Sendable ([CKSubscription.ID: CKSubscription]?, (any Error)?) -> Void)?
+    public var fetchSubscriptionCompletionBlock: (([CKSubscription.ID: CKSubscription]?, (any Error)?) -> Void)?
 
     /// An operation that fetches every subscription (the same as
     /// `fetchAllSubscriptionsOperation()`) unless `subscriptionIDs` is set.

@@ -15,17 +15,16 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
     public var recordZoneIDsToDelete: [CKRecordZone.ID]?
 
     /// Called once per zone to save, with the zone as stored or its error.
-    public var perRecordZoneSaveBlock: (@Sendable (CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)?
+    public var perRecordZoneSaveBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)?
     /// Called once per zone to delete, with its outcome.
-    public var perRecordZoneDeleteBlock: (@Sendable (CKRecordZone.ID, Result<Void, any Error>) -> Void)?
+    public var perRecordZoneDeleteBlock: ((CKRecordZone.ID, Result<Void, any Error>) -> Void)?
     /// Called once at the end; fails only for request-level errors (per-zone errors go to the
     /// per-zone blocks).
-    public var modifyRecordZonesResultBlock: (@Sendable (Result<Void, any Error>) -> Void)?
+    public var modifyRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Deprecated in CloudKit: called once at the end with the saved zones, the deleted zone IDs,
     /// and `partialFailure` (per-zone errors under `CKPartialErrorsByItemIDKey`) when some zones
     /// failed.
-    public var modifyRecordZonesCompletionBlock:
-        (@Sendable ([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void)?
+    public var modifyRecordZonesCompletionBlock: (([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void)?
 
     /// An empty modify-zones operation.
     public override init() {

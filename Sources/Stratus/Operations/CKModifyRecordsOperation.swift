@@ -28,19 +28,19 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     public var isAtomic = true
 
     /// Reports upload progress of a record (once with 1.0 per record in Stratus).
-    public var perRecordProgressBlock: (@Sendable (CKRecord, Double) -> Void)?
+    public var perRecordProgressBlock: ((CKRecord, Double) -> Void)?
     /// Called once per record to save, with the saved record or its error.
-    public var perRecordSaveBlock: (@Sendable (CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
+    public var perRecordSaveBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
     /// Called once per record to delete, with its outcome.
-    public var perRecordDeleteBlock: (@Sendable (CKRecord.ID, Result<Void, any Error>) -> Void)?
+    public var perRecordDeleteBlock: ((CKRecord.ID, Result<Void, any Error>) -> Void)?
     /// Called once at the end; fails only for request-level errors (per-item errors go to the
     /// per-item blocks).
-    public var modifyRecordsResultBlock: (@Sendable (Result<Void, any Error>) -> Void)?
+    public var modifyRecordsResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Deprecated in CloudKit: called per saved record; ignored when `perRecordSaveBlock` is set.
-    public var perRecordCompletionBlock: (@Sendable (CKRecord, (any Error)?) -> Void)?
+    public var perRecordCompletionBlock: ((CKRecord, (any Error)?) -> Void)?
     /// Deprecated in CloudKit: called once at the end with the saved records, the deleted IDs,
     /// and `partialFailure` when some items failed.
-    public var modifyRecordsCompletionBlock: (@Sendable ([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)?
+    public var modifyRecordsCompletionBlock: (([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)?
 
     /// An empty modify operation.
     public override init() {

@@ -14,17 +14,16 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
     public var subscriptionIDsToDelete: [CKSubscription.ID]?
 
     /// Called once per subscription to save, with the subscription as stored or its error.
-    public var perSubscriptionSaveBlock: (@Sendable (CKSubscription.ID, Result<CKSubscription, any Error>) -> Void)?
+    public var perSubscriptionSaveBlock: ((CKSubscription.ID, Result<CKSubscription, any Error>) -> Void)?
     /// Called once per subscription to delete, with its outcome.
-    public var perSubscriptionDeleteBlock: (@Sendable (CKSubscription.ID, Result<Void, any Error>) -> Void)?
+    public var perSubscriptionDeleteBlock: ((CKSubscription.ID, Result<Void, any Error>) -> Void)?
     /// Called once at the end; fails only for request-level errors (per-subscription errors go
     /// to the per-subscription blocks).
-    public var modifySubscriptionsResultBlock: (@Sendable (Result<Void, any Error>) -> Void)?
+    public var modifySubscriptionsResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Deprecated in CloudKit: called once at the end with the saved subscriptions, the deleted
     /// IDs, and `partialFailure` (per-subscription errors under `CKPartialErrorsByItemIDKey`)
     /// when some items failed.
-    public var modifySubscriptionsCompletionBlock:
-        (@Sendable ([CKSubscription]?, [CKSubscription.ID]?, (any Error)?) -> Void)?
+    public var modifySubscriptionsCompletionBlock: (([CKSubscription]?, [CKSubscription.ID]?, (any Error)?) -> Void)?
 
     /// An empty modify-subscriptions operation.
     public override init() {

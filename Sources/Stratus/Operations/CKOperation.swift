@@ -25,15 +25,28 @@ open class CKOperation: Operation, @unchecked Sendable {
     }
     private var _group: CKOperationGroup?
 
+    /// Whether the operation is long-lived: the same as `configuration.isLongLived`.
+    ///
+    /// Deprecated on Apple's platforms since 2017 and still declared there, as here, so code
+    /// that sets it on the path for old systems compiles unchanged.
+    @available(macOS, deprecated: 10.13, message: "Use CKOperationConfiguration")
+    @available(iOS, deprecated: 11.0, message: "Use CKOperationConfiguration")
+    @available(tvOS, deprecated: 11.0, message: "Use CKOperationConfiguration")
+    @available(watchOS, deprecated: 4.0, message: "Use CKOperationConfiguration")
+    public var isLongLived: Bool {
+        get { configuration.isLongLived }
+        set { configuration.isLongLived = newValue }
+    }
+
     /// The operation's unique identifier, chosen by the system.
     public internal(set) var operationID: CKOperation.ID = UUID().uuidString
 
     /// Called once the operation has been persisted as long-lived.
-    public var longLivedOperationWasPersistedBlock: (@Sendable () -> Void)? {
+    public var longLivedOperationWasPersistedBlock: (() -> Void)? {
         get { lock.withLock { _persistedBlock } }
         set { lock.withLock { _persistedBlock = newValue } }
     }
-    private var _persistedBlock: (@Sendable () -> Void)?
+    private var _persistedBlock: (() -> Void)?
 
     let lock = NSRecursiveLock()
     private var _executing = false

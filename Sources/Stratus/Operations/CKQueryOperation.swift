@@ -18,13 +18,13 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     public var desiredKeys: [CKRecord.FieldKey]?
 
     /// Called once per matching record, in sort order.
-    public var recordMatchedBlock: (@Sendable (CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
+    public var recordMatchedBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
     /// Called once at the end with the cursor (`nil` when no more results) or the error.
-    public var queryResultBlock: (@Sendable (Result<Cursor?, any Error>) -> Void)?
+    public var queryResultBlock: ((Result<Cursor?, any Error>) -> Void)?
     /// Deprecated in CloudKit: called per record; ignored when `recordMatchedBlock` is set.
-    public var recordFetchedBlock: (@Sendable (CKRecord) -> Void)?
+    public var recordFetchedBlock: ((CKRecord) -> Void)?
     /// Deprecated in CloudKit: called once at the end.
-    public var queryCompletionBlock: (@Sendable (Cursor?, (any Error)?) -> Void)?
+    public var queryCompletionBlock: ((Cursor?, (any Error)?) -> Void)?
 
     /// An operation with no query.
     public override init() {
