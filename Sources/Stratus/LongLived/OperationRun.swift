@@ -13,13 +13,17 @@ struct OperationRun<Event: OperationEvent> {
     let context: DatabaseContext
     let session: JournalSession?
     let deliver: (Event) -> Void
+    /// The operation's start and end lines in the log.
+    let log: OperationLog
 
     /// Replays, then works until the final callback is delivered or the operation stops.
     /// `work` does the next step of the work from what has been delivered so far (the
     /// operation's delivery state, updated by `deliver`).
     func run(work: (DatabaseContext, JournalSession?) throws -> OperationBatch<Event>) {
         if let session, session.isProxy {
-            guard case .continue = catchUp() else { return }
+            let replay = catchUp()
+            log.replayed(replay.delivered, finished: replay.isStopped)
+            guard case .continue = replay else { return }
         }
         while true {
             let events: [Event]
@@ -50,7 +54,7 @@ struct OperationRun<Event: OperationEvent> {
                     continue
                 } catch {
                     // Not journaled (the store failed too): report the work's own error.
-                    operation.deliverCompletion(error: workError)
+                    fail(workError)
                     return
                 }
                 events = [failure]
@@ -68,7 +72,20 @@ struct OperationRun<Event: OperationEvent> {
         case `continue`(delivered: Int)
         /// The operation stopped: its final callback was delivered, it was cancelled, or it
         /// failed.
-        case stopped
+        case stopped(delivered: Int)
+
+        /// How many callbacks were replayed.
+        var delivered: Int {
+            switch self {
+            case .continue(let delivered), .stopped(let delivered): return delivered
+            }
+        }
+
+        /// Whether the operation stopped during the replay.
+        var isStopped: Bool {
+            if case .stopped = self { return true }
+            return false
+        }
     }
 
     /// Delivers every journaled callback this run has not delivered yet, in order.
@@ -80,24 +97,25 @@ struct OperationRun<Event: OperationEvent> {
             do {
                 page = try session.journal.events(session.operationID, from: session.nextSequence, limit: 128)
             } catch {
-                operation.deliverCompletion(error: CKError.fromStore(error))
-                return .stopped
+                fail(CKError.fromStore(error))
+                return .stopped(delivered: delivered)
             }
             if page.isEmpty { return .continue(delivered: delivered) }
             for (sequence, bytes) in page {
                 var reader = ByteReader(bytes)
                 guard sequence == session.nextSequence, let event = try? Event.decode(from: &reader, context: context)
                 else {
-                    operation.deliverCompletion(
-                        error: .make(
+                    log.journalDamaged(at: sequence)
+                    fail(
+                        .make(
                             .internalError,
                             "the journal of long-lived operation \(session.operationID) is damaged at callback \(sequence)"
                         ))
-                    return .stopped
+                    return .stopped(delivered: delivered)
                 }
                 session.advance(by: 1)
                 delivered += 1
-                guard deliverOne(event) else { return .stopped }
+                guard deliverOne(event) else { return .stopped(delivered: delivered) }
             }
         }
     }
@@ -113,18 +131,18 @@ struct OperationRun<Event: OperationEvent> {
                 return false
             case .continue(let delivered):
                 if delivered > 0, case .advanced = conflict.reason { return true }
-                operation.deliverCompletion(
-                    error: .make(
+                fail(
+                    .make(
                         .internalError,
                         "the journal of long-lived operation \(session.operationID) ends without its final callback"))
                 return false
             }
         case .notRunning(.cancelled):
-            operation.deliverCompletion(error: .make(.operationCancelled, "the operation was cancelled"))
+            fail(.make(.operationCancelled, "the operation was cancelled"))
             return false
         case .notRunning(.running), .missing:
-            operation.deliverCompletion(
-                error: .make(
+            fail(
+                .make(
                     .unknownItem,
                     "long-lived operation \(session.operationID) is no longer in the journal (it was purged)"))
             return false
@@ -137,6 +155,7 @@ struct OperationRun<Event: OperationEvent> {
             stop(cancelled: error)
             return false
         }
+        log.note(event.logRole)
         deliver(event)
         if event.isFinal {
             session?.markDelivered()
@@ -149,6 +168,12 @@ struct OperationRun<Event: OperationEvent> {
     /// callback reports `operationCancelled`.
     private func stop(cancelled error: CKError) {
         session?.markCancelled()
+        fail(error)
+    }
+
+    /// Delivers the operation's final callback with `error`, noting it for the log.
+    private func fail(_ error: CKError) {
+        log.note(finalError: error)
         operation.deliverCompletion(error: error)
     }
 }
@@ -160,8 +185,12 @@ extension CKDatabaseOperation {
         _ type: Event.Type, deliver: @escaping (Event) -> Void,
         work: (DatabaseContext, JournalSession?) throws -> OperationBatch<Event>
     ) {
+        let log = OperationLog(self, database: resolvedDatabase)
+        defer { log.finish() }
         if longLived.origin != nil && database == nil {
-            deliverCompletion(error: .make(.invalidArguments, "CKDatabaseOperations must be submitted to a CKDatabase"))
+            let error = CKError.make(.invalidArguments, "CKDatabaseOperations must be submitted to a CKDatabase")
+            log.note(finalError: error)
+            deliverCompletion(error: error)
             return
         }
         let context: DatabaseContext
@@ -170,10 +199,12 @@ extension CKDatabaseOperation {
             context = try databaseContext()
             session = try openJournal(context)
         } catch {
-            deliverCompletion(error: CKError.fromStore(error))
+            let failure = CKError.fromStore(error)
+            log.note(finalError: failure)
+            deliverCompletion(error: failure)
             return
         }
-        OperationRun(operation: self, context: context, session: session, deliver: deliver).run(work: work)
+        OperationRun(operation: self, context: context, session: session, deliver: deliver, log: log).run(work: work)
     }
 
     /// The journal entry of this run: a proxy's existing one, a new one for an operation that

@@ -1,0 +1,128 @@
+import Foundation
+import StratusBackend
+
+/// An operation's two lines in the log (`Docs/Logging.md`), at debug level: `operation started`
+/// with what it was asked for, and `operation finished` with what it delivered, its outcome
+/// and its duration. Both carry the operation's ID, class, database and container.
+///
+/// Only identifiers, counts and durations are logged, never a record's content. One run uses
+/// it, on the operation's queue.
+final class OperationLog {
+    private let logger: Logger
+    private let started = ContinuousClock.now
+    private var delivered = 0
+    private var failed = 0
+    private var finalError: CKError?
+
+    /// Logs the start of `operation`'s run against `database`.
+    init(_ operation: CKDatabaseOperation, database: CKDatabase) {
+        var logger = database.container.logger
+        logger[metadataKey: LogKey.operationID] = "\(operation.operationID)"
+        logger[metadataKey: LogKey.operationKind] = "\(type(of: operation))"
+        logger[metadataKey: LogKey.database] = "\(database.databaseScope)"
+        if let container = database.container.containerIdentifier {
+            logger[metadataKey: LogKey.container] = "\(container)"
+        }
+        if operation.longLived.isLongLivedAtStart || operation.longLived.origin != nil {
+            logger[metadataKey: LogKey.longLived] = "true"
+        }
+        self.logger = logger
+        guard logger.logLevel <= .debug else { return }
+        let request = OperationRequestSummary(operation)
+        var metadata: Logger.Metadata = [:]
+        if let zones = request.zones { metadata[LogKey.zones] = .array(zones.map { .string($0) }) }
+        if let count = request.count { metadata[LogKey.count] = "\(count)" }
+        logger.debug("operation started", metadata: metadata)
+    }
+
+    /// Counts one delivered callback.
+    func note(_ role: OperationLogRole) {
+        switch role {
+        case .item(let succeeded):
+            delivered += 1
+            if !succeeded { failed += 1 }
+        case .zoneFailed: failed += 1
+        case .progress: break
+        case .final(let error): finalError = error
+        }
+    }
+
+    /// Notes the error of a final callback delivered outside the events (a failure before the
+    /// work, a cancellation, a damaged journal).
+    func note(finalError error: CKError) {
+        finalError = error
+    }
+
+    /// Logs, at info level, that a long-lived operation's proxy replayed `count` journaled
+    /// callbacks, and whether its work goes on live (it was interrupted) or it is done.
+    func replayed(_ count: Int, finished: Bool) {
+        logger.info(
+            finished
+                ? "long-lived operation replayed from its journal" : "long-lived operation replayed; resuming its work",
+            metadata: [LogKey.count: "\(count)"])
+    }
+
+    /// Logs, at error level, that a journaled callback of a long-lived operation cannot be
+    /// read: the proxy fails with `internalError` instead of skipping it.
+    func journalDamaged(at sequence: Int64) {
+        logger.error(
+            "long-lived operation's journal is damaged; the operation fails instead of skipping the callback",
+            metadata: [LogKey.journalSequence: "\(sequence)"])
+    }
+
+    /// Logs the end of the run.
+    func finish() {
+        let duration = ContinuousClock.now - started
+        logger.debug(
+            "operation finished",
+            metadata: [
+                LogKey.count: "\(delivered)", LogKey.failedCount: "\(failed)",
+                LogKey.durationMilliseconds: .milliseconds(duration),
+                LogKey.error: finalError.map { "\($0.code.name)" } ?? "none",
+            ])
+    }
+}
+
+/// What an operation was asked for, for its `operation started` line: the zones it names and
+/// how many items (records, zones, subscriptions) it saves, deletes or fetches. `nil` when the
+/// operation names none (a query without a zone, all zones, database changes).
+struct OperationRequestSummary {
+    var zones: [String]?
+    var count: Int?
+
+    init(_ operation: CKDatabaseOperation) {
+        switch operation {
+        case let modify as CKModifyRecordsOperation:
+            let ids = (modify.recordsToSave ?? []).map(\.recordID) + (modify.recordIDsToDelete ?? [])
+            self.init(zones: ids.map(\.zoneID), count: ids.count)
+        case let fetch as CKFetchRecordsOperation:
+            self.init(zones: (fetch.recordIDs ?? []).map(\.zoneID), count: fetch.recordIDs?.count ?? 0)
+        case let query as CKQueryOperation:
+            self.init(zones: (query.zoneID ?? query.cursor?.zoneID).map { [$0] }, count: nil)
+        case let changes as CKFetchRecordZoneChangesOperation:
+            self.init(zones: changes.recordZoneIDs ?? [], count: nil)
+        case let zones as CKFetchRecordZonesOperation:
+            self.init(zones: zones.recordZoneIDs, count: zones.recordZoneIDs?.count)
+        case let zones as CKModifyRecordZonesOperation:
+            let ids = (zones.recordZonesToSave ?? []).map(\.zoneID) + (zones.recordZoneIDsToDelete ?? [])
+            self.init(zones: ids, count: ids.count)
+        case let subscriptions as CKFetchSubscriptionsOperation:
+            self.init(zones: nil, count: subscriptions.subscriptionIDs?.count)
+        case let subscriptions as CKModifySubscriptionsOperation:
+            self.init(
+                zones: nil,
+                count: (subscriptions.subscriptionsToSave?.count ?? 0)
+                    + (subscriptions.subscriptionIDsToDelete?.count ?? 0))
+        default:
+            self.init(zones: nil, count: nil)
+        }
+    }
+
+    private init(zones: [CKRecordZone.ID]?, count: Int?) {
+        if let zones {
+            var seen = Set<String>()
+            self.zones = zones.map(\.zoneName).filter { seen.insert($0).inserted }
+        }
+        self.count = count
+    }
+}
