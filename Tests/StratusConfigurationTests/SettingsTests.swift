@@ -30,7 +30,10 @@ struct SettingsTests {
         #expect(settings.dataDirectory == ".stratus")
         #expect(settings.containerIdentifier == "iCloud.default")
         #expect(settings.configFile == nil)
-        #expect(settings.origins == ["backend": "default", "dataDir": "default", "container": "default"])
+        #expect(
+            settings.origins == [
+                "backend": "default", "dataDir": "default", "container": "default", "logLevel": "default",
+            ])
     }
 
     @Test func environmentVariables() async throws {
