@@ -32,7 +32,8 @@ struct LogLevelSettingTests {
             try await StratusSettings.load(environment: ["STRATUS_LOG_LEVEL": "loud"])
         }
         #expect(
-            error?.message == "invalid log level 'loud'; accepted: trace, debug, info, notice, warning, error, critical"
+            error?.message
+                == "configuration: invalid log level 'loud'; accepted: trace, debug, info, notice, warning, error, critical"
         )
     }
 }

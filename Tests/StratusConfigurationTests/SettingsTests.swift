@@ -107,7 +107,8 @@ struct SettingsTests {
         }
         #expect(
             error?.message
-                == "configuration file '\(path)' has an unknown key 'backnd'; known keys: backend, dataDir, container")
+                == "configuration file '\(path)' has an unknown key 'backnd'; known keys: backend, dataDir, container, logLevel"
+        )
     }
 
     @Test func wrongTypeIsAnError() async throws {
