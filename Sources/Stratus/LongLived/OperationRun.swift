@@ -156,6 +156,7 @@ struct OperationRun<Event: OperationEvent> {
             return false
         }
         log.note(event.logRole)
+        if event.isFinal { log.finish() }
         deliver(event)
         if event.isFinal {
             session?.markDelivered()
@@ -173,7 +174,7 @@ struct OperationRun<Event: OperationEvent> {
 
     /// Delivers the operation's final callback with `error`, noting it for the log.
     private func fail(_ error: CKError) {
-        log.note(finalError: error)
+        log.finish(failingWith: error)
         operation.deliverCompletion(error: error)
     }
 }
@@ -189,7 +190,7 @@ extension CKDatabaseOperation {
         defer { log.finish() }
         if longLived.origin != nil && database == nil {
             let error = CKError.make(.invalidArguments, "CKDatabaseOperations must be submitted to a CKDatabase")
-            log.note(finalError: error)
+            log.finish(failingWith: error)
             deliverCompletion(error: error)
             return
         }
@@ -200,7 +201,7 @@ extension CKDatabaseOperation {
             session = try openJournal(context)
         } catch {
             let failure = CKError.fromStore(error)
-            log.note(finalError: failure)
+            log.finish(failingWith: failure)
             deliverCompletion(error: failure)
             return
         }

@@ -2,8 +2,8 @@ import Foundation
 import StratusBackend
 
 /// An operation's two lines in the log (`Docs/Logging.md`), at debug level: `operation started`
-/// with what it was asked for, and `operation finished` with what it delivered, its outcome
-/// and its duration. Both carry the operation's ID, class, database and container.
+/// with what it was asked for, and `operation finished`, just before the final callback, with
+/// what it delivered, its outcome and its duration. Both carry the operation's ID, class, database and container.
 ///
 /// Only identifiers, counts and durations are logged, never a record's content. One run uses
 /// it, on the operation's queue.
@@ -13,6 +13,7 @@ final class OperationLog {
     private var delivered = 0
     private var failed = 0
     private var finalError: CKError?
+    private var isFinished = false
 
     /// Logs the start of `operation`'s run against `database`.
     init(_ operation: CKDatabaseOperation, database: CKDatabase) {
@@ -47,10 +48,11 @@ final class OperationLog {
         }
     }
 
-    /// Notes the error of a final callback delivered outside the events (a failure before the
-    /// work, a cancellation, a damaged journal).
-    func note(finalError error: CKError) {
+    /// Logs the end of a run whose final callback reports `error` outside the events (a
+    /// failure before the work, a cancellation, a damaged journal): called just before it.
+    func finish(failingWith error: CKError) {
         finalError = error
+        finish()
     }
 
     /// Logs, at info level, that a long-lived operation's proxy replayed `count` journaled
@@ -70,8 +72,11 @@ final class OperationLog {
             metadata: [LogKey.journalSequence: "\(sequence)"])
     }
 
-    /// Logs the end of the run.
+    /// Logs the end of the run, once: called just before the final callback is delivered (a
+    /// process may exit from it), and again when the run returns, which then does nothing.
     func finish() {
+        guard !isFinished else { return }
+        isFinished = true
         let duration = ContinuousClock.now - started
         logger.debug(
             "operation finished",
