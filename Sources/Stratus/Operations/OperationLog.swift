@@ -3,12 +3,16 @@ import StratusBackend
 
 /// An operation's two lines in the log (`Docs/Logging.md`), at debug level: `operation started`
 /// with what it was asked for, and `operation finished`, just before the final callback, with
-/// what it delivered, its outcome and its duration. Both carry the operation's ID, class, database and container.
+/// what it delivered, its outcome and its duration. Both carry the operation's ID, class,
+/// database and container.
 ///
-/// Only identifiers, counts and durations are logged, never a record's content. One run uses
+/// Only identifiers, counts and durations are logged, never a record's content. Metadata is
+/// built inside swift-log's autoclosures, so a level that is off costs no string. One run uses
 /// it, on the operation's queue.
 final class OperationLog {
     private let logger: Logger
+    private let operation: CKDatabaseOperation
+    private let database: CKDatabase
     private let started = ContinuousClock.now
     private var delivered = 0
     private var failed = 0
@@ -17,23 +21,34 @@ final class OperationLog {
 
     /// Logs the start of `operation`'s run against `database`.
     init(_ operation: CKDatabaseOperation, database: CKDatabase) {
-        var logger = database.container.logger
-        logger[metadataKey: LogKey.operationID] = "\(operation.operationID)"
-        logger[metadataKey: LogKey.operationKind] = "\(type(of: operation))"
-        logger[metadataKey: LogKey.database] = "\(database.databaseScope)"
+        self.logger = database.container.logger
+        self.operation = operation
+        self.database = database
+        logger.debug("operation started", metadata: startMetadata())
+    }
+
+    /// The metadata every line of the operation carries, with `more`.
+    private func metadata(_ more: Logger.Metadata) -> Logger.Metadata {
+        var metadata = more
+        metadata[LogKey.operationID] = "\(operation.operationID)"
+        metadata[LogKey.operationKind] = "\(type(of: operation))"
+        metadata[LogKey.database] = "\(database.databaseScope)"
         if let container = database.container.containerIdentifier {
-            logger[metadataKey: LogKey.container] = "\(container)"
+            metadata[LogKey.container] = "\(container)"
         }
         if operation.longLived.isLongLivedAtStart || operation.longLived.origin != nil {
-            logger[metadataKey: LogKey.longLived] = "true"
+            metadata[LogKey.longLived] = "true"
         }
-        self.logger = logger
-        guard logger.logLevel <= .debug else { return }
+        return metadata
+    }
+
+    /// The start line's metadata: the zones and item count the operation names.
+    private func startMetadata() -> Logger.Metadata {
         let request = OperationRequestSummary(operation)
-        var metadata: Logger.Metadata = [:]
-        if let zones = request.zones { metadata[LogKey.zones] = .array(zones.map { .string($0) }) }
-        if let count = request.count { metadata[LogKey.count] = "\(count)" }
-        logger.debug("operation started", metadata: metadata)
+        var more: Logger.Metadata = [:]
+        if let zones = request.zones { more[LogKey.zones] = .array(zones.map { .string($0) }) }
+        if let count = request.count { more[LogKey.count] = "\(count)" }
+        return metadata(more)
     }
 
     /// Counts one delivered callback.
@@ -61,7 +76,7 @@ final class OperationLog {
         logger.info(
             finished
                 ? "long-lived operation replayed from its journal" : "long-lived operation replayed; resuming its work",
-            metadata: [LogKey.count: "\(count)"])
+            metadata: metadata([LogKey.count: "\(count)"]))
     }
 
     /// Logs, at error level, that a journaled callback of a long-lived operation cannot be
@@ -69,7 +84,7 @@ final class OperationLog {
     func journalDamaged(at sequence: Int64) {
         logger.error(
             "long-lived operation's journal is damaged; the operation fails instead of skipping the callback",
-            metadata: [LogKey.journalSequence: "\(sequence)"])
+            metadata: metadata([LogKey.journalSequence: "\(sequence)"]))
     }
 
     /// Logs the end of the run, once: called just before the final callback is delivered (a
@@ -80,11 +95,11 @@ final class OperationLog {
         let duration = ContinuousClock.now - started
         logger.debug(
             "operation finished",
-            metadata: [
+            metadata: metadata([
                 LogKey.count: "\(delivered)", LogKey.failedCount: "\(failed)",
                 LogKey.durationMilliseconds: .milliseconds(duration),
                 LogKey.error: finalError.map { "\($0.code.name)" } ?? "none",
-            ])
+            ]))
     }
 }
 

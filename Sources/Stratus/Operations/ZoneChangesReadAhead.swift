@@ -28,8 +28,24 @@ final class ZoneChangesReadAhead: Sendable {
         var generation: UInt64
         var done: DispatchSemaphore
         var result: ResultBox
-        /// The engine's logger, with the operation and the zone as metadata.
+        /// The engine's logger.
         var logger: Logger
+        /// The operation reading ahead, for the log.
+        var operationID: String
+
+        /// Logs a decision about this read-ahead at debug level (no string is built when
+        /// debug is off).
+        func log(_ message: Logger.Message, reason: String? = nil) {
+            logger.debug(
+                message,
+                metadata: {
+                    var metadata: Logger.Metadata = [
+                        LogKey.operationID: "\(operationID)", LogKey.zone: "\(zoneID.zoneName)",
+                    ]
+                    if let reason { metadata[LogKey.reason] = "\(reason)" }
+                    return metadata
+                }())
+        }
     }
 
     /// Where the reading thread leaves its result.
@@ -50,13 +66,10 @@ final class ZoneChangesReadAhead: Sendable {
         let result = ResultBox()
         let writes = context.engine.writeGeneration
         let generation = writes.value
-        var logger = context.engine.logger
-        logger[metadataKey: LogKey.operationID] = "\(operationID)"
-        logger[metadataKey: LogKey.zone] = "\(zoneID.zoneName)"
         pending.withLock {
             $0 = Pending(
                 zoneID: zoneID, token: token, writes: writes, generation: generation, done: done, result: result,
-                logger: logger)
+                logger: context.engine.logger, operationID: operationID)
         }
         DispatchQueue.global(qos: qos).async {
             let batch = Result {
@@ -74,10 +87,10 @@ final class ZoneChangesReadAhead: Sendable {
         guard let started = pending.withLock({ $0.take() }) else { return nil }
         started.done.wait()
         if let reason = Self.discardReason(started, zoneID: zoneID, token: token) {
-            started.logger.debug("read-ahead batch discarded", metadata: [LogKey.reason: "\(reason)"])
+            started.log("read-ahead batch discarded", reason: reason)
             return nil
         }
-        started.logger.debug("read-ahead batch used")
+        started.log("read-ahead batch used")
         return started.result.value.withLock { $0 }
     }
 
@@ -97,6 +110,6 @@ final class ZoneChangesReadAhead: Sendable {
     func finish() {
         guard let started = pending.withLock({ $0.take() }) else { return }
         started.done.wait()
-        started.logger.debug("read-ahead batch discarded", metadata: [LogKey.reason: "unused"])
+        started.log("read-ahead batch discarded", reason: "unused")
     }
 }
