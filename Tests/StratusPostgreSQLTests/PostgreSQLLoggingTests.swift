@@ -68,6 +68,23 @@ struct PostgreSQLLoggingTests {
         #expect(!capture.mentions(Self.password))
     }
 
+    @Test func aServerThatCannotBeReachedIsAWarningWithoutThePassword() throws {
+        let capture = LogCapture()
+        // Port 1 on the loopback: nothing listens, the connection is refused at once.
+        let configuration = PostgreSQLBackend.Configuration(
+            host: "127.0.0.1", port: 1, user: "stratus", password: Self.password, database: "app")
+        let error = #expect(throws: BackendError.self) {
+            _ = try PostgreSQLBackend(configuration: configuration, logger: capture.logger)
+        }
+        #expect(error?.code == .unavailable)
+        let refused = try #require(capture.entries(message: "PostgreSQL cannot connect; the transaction fails").first)
+        #expect(refused.level == .warning)
+        #expect(refused.value(LogKey.error) == "unavailable")
+        #expect(refused.value(LogKey.location) == "postgresql://stratus:***@127.0.0.1:1/app?schema=stratus")
+        #expect(capture.entries(message: "store opened").isEmpty)
+        #expect(!capture.mentions(Self.password))
+    }
+
     /// A modify whose transaction meets a real serialization failure (SQLSTATE 40001): another
     /// handle rewrites the rows the modify wrote, between the modify's reads and its `COMMIT`.
     @Test func aSerializationFailureRetriedByTheEngineIsLogged() async throws {

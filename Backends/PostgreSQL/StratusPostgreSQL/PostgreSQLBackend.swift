@@ -76,9 +76,14 @@ public final class PostgreSQLBackend: DatabaseBackend {
         let connectionLog = PostgreSQLConnectionLog(logger: logger, location: configuration.url)
         self.connectionLog = connectionLog
         pool = PostgreSQLConnectionPool(capacity: configuration.poolSize, waitLimit: configuration.poolWaitLimit) {
-            let connection = try PostgreSQLConnection(parameters: parameters, redact: redact, counter: counter)
-            connectionLog.connected()
-            return connection
+            do {
+                let connection = try PostgreSQLConnection(parameters: parameters, redact: redact, counter: counter)
+                connectionLog.connected()
+                return connection
+            } catch {
+                connectionLog.cannotConnect(error)
+                throw error
+            }
         }
         try pool.withConnection { try schema.prepare($0) }
         connectionLog.logger.info("store opened", metadata: ["stratus.postgresql.schema": "\(configuration.schema)"])

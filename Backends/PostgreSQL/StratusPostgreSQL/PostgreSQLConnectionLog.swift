@@ -4,7 +4,7 @@ import Synchronization
 /// What a ``PostgreSQLBackend`` logs about its connections (`Docs/Logging.md`): lost
 /// connections and the transactions run again after them at warning level, a transaction that
 /// gives up at error level, and the first connection made after a loss (the reconnect) at
-/// warning level. Every line names the server by the configuration's password-free URL.
+/// warning level, like a connection that cannot be made. Every line names the server by the configuration's password-free URL.
 final class PostgreSQLConnectionLog: Sendable {
     /// The backend's logger, with the server's location as metadata.
     let logger: Logger
@@ -38,6 +38,14 @@ final class PostgreSQLConnectionLog: Sendable {
                 "PostgreSQL connection lost after the transaction's reads; its result stands, the next transaction reconnects",
                 metadata: metadata)
         }
+    }
+
+    /// A connection could not be made (the server is down or refuses): the transaction fails
+    /// with `error`'s code, `unavailable`. libpq's message is not logged.
+    func cannotConnect(_ error: any Error) {
+        let code = (error as? BackendError)?.code.description ?? "\(type(of: error))"
+        logger.warning(
+            "PostgreSQL cannot connect; the transaction fails", metadata: [LogKey.error: "\(code)"])
     }
 
     /// A new connection was made: after a loss, that is a reconnect.
