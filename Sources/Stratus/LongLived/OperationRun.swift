@@ -21,9 +21,9 @@ struct OperationRun<Event: OperationEvent> {
     /// operation's delivery state, updated by `deliver`).
     func run(work: (DatabaseContext, JournalSession?) throws -> OperationBatch<Event>) {
         if let session, session.isProxy {
-            let replay = catchUp()
-            log.replayed(replay.delivered, finished: replay.isStopped)
-            guard case .continue = replay else { return }
+            log.resuming()
+            guard case .continue(let delivered) = catchUp() else { return }
+            log.replayed(delivered)
         }
         while true {
             let events: [Event]
@@ -72,20 +72,7 @@ struct OperationRun<Event: OperationEvent> {
         case `continue`(delivered: Int)
         /// The operation stopped: its final callback was delivered, it was cancelled, or it
         /// failed.
-        case stopped(delivered: Int)
-
-        /// How many callbacks were replayed.
-        var delivered: Int {
-            switch self {
-            case .continue(let delivered), .stopped(let delivered): return delivered
-            }
-        }
-
-        /// Whether the operation stopped during the replay.
-        var isStopped: Bool {
-            if case .stopped = self { return true }
-            return false
-        }
+        case stopped
     }
 
     /// Delivers every journaled callback this run has not delivered yet, in order.
@@ -98,7 +85,7 @@ struct OperationRun<Event: OperationEvent> {
                 page = try session.journal.events(session.operationID, from: session.nextSequence, limit: 128)
             } catch {
                 fail(CKError.fromStore(error))
-                return .stopped(delivered: delivered)
+                return .stopped
             }
             if page.isEmpty { return .continue(delivered: delivered) }
             for (sequence, bytes) in page {
@@ -111,11 +98,11 @@ struct OperationRun<Event: OperationEvent> {
                             .internalError,
                             "the journal of long-lived operation \(session.operationID) is damaged at callback \(sequence)"
                         ))
-                    return .stopped(delivered: delivered)
+                    return .stopped
                 }
                 session.advance(by: 1)
                 delivered += 1
-                guard deliverOne(event) else { return .stopped(delivered: delivered) }
+                guard deliverOne(event) else { return .stopped }
             }
         }
     }

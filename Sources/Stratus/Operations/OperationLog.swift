@@ -70,13 +70,17 @@ final class OperationLog {
         finish()
     }
 
-    /// Logs, at info level, that a long-lived operation's proxy replayed `count` journaled
-    /// callbacks, and whether its work goes on live (it was interrupted) or it is done.
-    func replayed(_ count: Int, finished: Bool) {
-        logger.info(
-            finished
-                ? "long-lived operation replayed from its journal" : "long-lived operation replayed; resuming its work",
-            metadata: metadata([LogKey.count: "\(count)"]))
+    /// Logs, at info level, that a long-lived operation's proxy starts replaying its journal:
+    /// before any callback, so the line is out before the app could act on the final one.
+    func resuming() {
+        logger.info("long-lived operation resuming from its journal", metadata: metadata([:]))
+    }
+
+    /// Logs, at info level, that a proxy replayed `count` journaled callbacks and goes on with
+    /// the work its interrupted run left (a replay that ends the operation says so in
+    /// `operation finished`).
+    func replayed(_ count: Int) {
+        logger.info("long-lived operation replayed; resuming its work", metadata: metadata([LogKey.count: "\(count)"]))
     }
 
     /// Logs, at error level, that a journaled callback of a long-lived operation cannot be
