@@ -33,7 +33,8 @@ import Synchronization
 public final class SQLiteBackend: DatabaseBackend {
     /// The configuration the backend was opened with.
     public let configuration: Configuration
-    /// Where the backend logs: `store opened` at info level (`Docs/Logging.md`).
+    /// Where the backend logs: `store opened` at info level, a write that waited out the busy
+    /// timeout at warning level (`Docs/Logging.md`).
     public let logger: Logger
 
     private struct WriterState {
@@ -129,7 +130,18 @@ public final class SQLiteBackend: DatabaseBackend {
     ///   ``BackendError/Code-swift.struct/storageFull`` when the disk is full,
     ///   ``BackendError/Code-swift.struct/closed`` after ``close()``, and so on.
     public func write<T>(_ body: (any BackendWriteTransaction) throws -> T) throws -> T {
-        try withWriter { connection in try connection.runWrite(body) }
+        do {
+            return try withWriter { connection in try connection.runWrite(body) }
+        } catch let error as BackendError where error.code == .busy {
+            // SQLite's busy handler retried until the timeout: those retries are exhausted.
+            logger.warning(
+                "SQLite store stayed locked by another connection for the whole busy timeout; the write fails with busy",
+                metadata: [
+                    LogKey.location: "\(configuration.location.url)",
+                    "stratus.sqlite.busy_timeout_ms": "\(configuration.busyTimeoutMilliseconds)",
+                ])
+            throw error
+        }
     }
 
     /// Closes every connection. Waits for a running write; a running read finishes on its
