@@ -26,12 +26,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Structured logging: libraries take a `Logger`; only the `stratus` tool bootstraps.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // `swift package generate-documentation`: the DocC catalogs (scripts/docs.sh).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The SPI: the only module a backend imports.
-        .target(name: "StratusBackend", swiftSettings: strictSettings),
+        .target(
+            name: "StratusBackend",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         // NSPredicate(format:) / NSSortDescriptor(key:ascending:) for Linux, and the predicate AST.
         .target(name: "StratusPredicate", swiftSettings: strictSettings),
         // The CloudKit API and the operation engine.
@@ -112,7 +118,11 @@ let package = Package(
         // Tests.
         .target(
             name: "StratusTestSupport",
-            dependencies: ["Stratus", "StratusBackend", "StratusInMemory", "StratusConformance"],
+            dependencies: [
+                "Stratus", "StratusBackend", "StratusInMemory", "StratusConformance",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
             path: "Tests/StratusTestSupport",
             swiftSettings: strictSettings
         ),

@@ -24,6 +24,7 @@ struct StratusTool: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot(GlobalOptions.hoisting(Array(CommandLine.arguments.dropFirst())))
+            try CLILogging.bootstrap(for: command, environment: ProcessInfo.processInfo.environment)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

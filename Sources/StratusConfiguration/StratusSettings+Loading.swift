@@ -8,9 +8,10 @@ extension StratusSettings {
     ///
     /// - The file is `configFile` if given, else the one `STRATUS_CONFIG` names (both must
     ///   exist), else `stratus.json` in the current directory when there is one. It is a JSON
-    ///   object with the keys `backend`, `dataDir` and `container`:
+    ///   object with the keys `backend`, `dataDir`, `container` and `logLevel`:
     ///   `{"backend": "sqlite:///var/lib/app/store.sqlite", "container": "iCloud.com.example.app"}`.
-    /// - `STRATUS_BACKEND`, `STRATUS_DATA_DIR` and `STRATUS_CONTAINER` override the file's keys.
+    /// - `STRATUS_BACKEND`, `STRATUS_DATA_DIR`, `STRATUS_CONTAINER` and `STRATUS_LOG_LEVEL`
+    ///   override the file's keys.
     ///
     /// - Parameters:
     ///   - environment: the environment variables to read (the process's by default).

@@ -10,6 +10,7 @@ public import StratusBackend
 /// | `backend` | `STRATUS_BACKEND` | SQLite in the data directory: `sqlite:.stratus/stratus.sqlite` |
 /// | `dataDir` | `STRATUS_DATA_DIR` | `.stratus` (relative to the current directory) |
 /// | `container` | `STRATUS_CONTAINER` | `iCloud.default` |
+/// | `logLevel` | `STRATUS_LOG_LEVEL` | not set: the app's logging set-up decides |
 /// | — | `STRATUS_CONFIG` | `stratus.json` in the current directory, if it exists |
 ///
 /// See `Sources/StratusConfiguration/StratusConfiguration.docc/Configuration.md`.
@@ -32,6 +33,12 @@ public struct StratusSettings: Sendable, Hashable {
     public var containerIdentifier: String
     /// The configuration file that was read, if any.
     public var configFile: String?
+    /// The log level (`logLevel`): `trace`, `debug`, `info`, `notice`, `warning`, `error` or
+    /// `critical`, or `nil` when not configured.
+    ///
+    /// Stratus never bootstraps the `LoggingSystem`: an app that reads this setting passes it
+    /// to the handler it bootstraps (the `stratus` tool does; see `Docs/Logging.md`).
+    public var logLevel: Logger.Level?
     /// Where each key's value came from: `environment variable STRATUS_BACKEND`,
     /// `stratus.json`, `default`, … keyed by configuration key.
     public var origins: [String: String]
@@ -39,11 +46,12 @@ public struct StratusSettings: Sendable, Hashable {
     /// Settings with the given values; every argument has a default.
     public init(
         backend: BackendURL? = nil, dataDirectory: String = StratusSettings.defaultDataDirectory,
-        containerIdentifier: String = StratusSettings.defaultContainerIdentifier
+        containerIdentifier: String = StratusSettings.defaultContainerIdentifier, logLevel: Logger.Level? = nil
     ) {
         self.configuredBackend = backend
         self.dataDirectory = dataDirectory
         self.containerIdentifier = containerIdentifier
+        self.logLevel = logLevel
         self.configFile = nil
         self.origins = [:]
     }
@@ -72,6 +80,7 @@ public struct StratusSettings: Sendable, Hashable {
     ///   Default: SQLite at `<dataDir>/stratus.sqlite`.
     /// - `dataDir` (string, default `.stratus`): the data directory of the embedded default.
     /// - `container` (string, default `iCloud.default`): the default container's identifier.
+    /// - `logLevel` (string, optional): a log level, see ``logLevel(named:)``.
     ///
     /// - Throws: ``StratusSettingsError`` when a key holds something other than a string, or a
     ///   `BackendConfigurationError` when `backend` is not a backend URL.
@@ -86,6 +95,24 @@ public struct StratusSettings: Sendable, Hashable {
         if let text = try Self.string(config, SettingsKey.container) {
             containerIdentifier = text
         }
+        if let text = try Self.string(config, SettingsKey.logLevel) {
+            logLevel = try Self.logLevel(named: text)
+        }
+    }
+
+    /// The log levels, by name, from the most to the least detailed.
+    public static let logLevelNames = Logger.Level.allCases.map(\.rawValue)
+
+    /// The log level named `name`: `trace`, `debug`, `info`, `notice`, `warning`, `error` or
+    /// `critical` (case-insensitive).
+    ///
+    /// - Throws: ``StratusSettingsError`` naming the accepted values.
+    public static func logLevel(named name: String) throws -> Logger.Level {
+        guard let level = Logger.Level(rawValue: name.lowercased()) else {
+            throw StratusSettingsError(
+                "invalid log level '\(name)'; accepted: \(logLevelNames.joined(separator: ", "))")
+        }
+        return level
     }
 
     /// The string at `key`, `nil` when absent or empty, and an error when the key holds
@@ -105,7 +132,7 @@ public struct StratusSettings: Sendable, Hashable {
 
 /// The configuration keys of ``StratusSettings``.
 enum SettingsKey: String, CaseIterable {
-    case backend, dataDir, container
+    case backend, dataDir, container, logLevel
 
     /// The environment variable that overrides the key.
     var environmentVariable: String {
@@ -113,6 +140,7 @@ enum SettingsKey: String, CaseIterable {
         case .backend: return "STRATUS_BACKEND"
         case .dataDir: return "STRATUS_DATA_DIR"
         case .container: return "STRATUS_CONTAINER"
+        case .logLevel: return "STRATUS_LOG_LEVEL"
         }
     }
 
@@ -122,6 +150,7 @@ enum SettingsKey: String, CaseIterable {
         case .backend: return "a backend URL such as sqlite:///path/store.sqlite"
         case .dataDir: return "a directory path"
         case .container: return "a container identifier such as iCloud.com.example.app"
+        case .logLevel: return "a log level: " + StratusSettings.logLevelNames.joined(separator: ", ")
         }
     }
 }

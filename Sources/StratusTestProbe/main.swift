@@ -5,6 +5,15 @@
 // `run(_ arguments: [String]) throws`; add it to `ProbeCommands.all` and the switch below.
 // Exit status: 0 on success, 1 on failure (with a message on standard error), 2 on bad usage.
 
+import StratusBackend
+
+// Tests parse standard output: Stratus's logs go to standard error, warnings and worse only.
+LoggingSystem.bootstrap { label in
+    var handler = StreamLogHandler.standardError(label: label)
+    handler.logLevel = .warning
+    return handler
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let subcommand = arguments.first else {
     Probe.exitWithUsage("no subcommand given")

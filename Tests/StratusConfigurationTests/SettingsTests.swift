@@ -30,7 +30,10 @@ struct SettingsTests {
         #expect(settings.dataDirectory == ".stratus")
         #expect(settings.containerIdentifier == "iCloud.default")
         #expect(settings.configFile == nil)
-        #expect(settings.origins == ["backend": "default", "dataDir": "default", "container": "default"])
+        #expect(
+            settings.origins == [
+                "backend": "default", "dataDir": "default", "container": "default", "logLevel": "default",
+            ])
     }
 
     @Test func environmentVariables() async throws {
@@ -104,7 +107,8 @@ struct SettingsTests {
         }
         #expect(
             error?.message
-                == "configuration file '\(path)' has an unknown key 'backnd'; known keys: backend, dataDir, container")
+                == "configuration file '\(path)' has an unknown key 'backnd'; known keys: backend, dataDir, container, logLevel"
+        )
     }
 
     @Test func wrongTypeIsAnError() async throws {

@@ -61,6 +61,11 @@ extension LMDBBackend {
             self.releaseMappedPagesEvery = releaseMappedPagesEvery
         }
 
+        /// The environment as an `lmdb:` URL, for logs.
+        var url: BackendURL {
+            BackendURL(scheme: "lmdb", authority: path.hasPrefix("/") ? .init(host: "") : nil, path: path)
+        }
+
         func validate() throws {
             guard !path.isEmpty else { throw BackendError(.invalidArgument, "LMDB: no environment directory") }
             guard initialMapSize > 0, initialMapSize <= maxMapSize else {

@@ -29,6 +29,9 @@ import Synchronization
 public final class LMDBBackend: DatabaseBackend {
     /// The configuration the backend was opened with.
     public let configuration: Configuration
+    /// Where the backend logs: `store opened` at info level, map growth at warning level, a
+    /// map that cannot grow at error level (`Docs/Logging.md`).
+    public let logger: Logger
 
     private struct State {
         var environment: LMDBEnvironment?
@@ -53,9 +56,15 @@ public final class LMDBBackend: DatabaseBackend {
     ///   are not an LMDB environment, ``BackendError/Code-swift.struct/invalidArgument`` for an
     ///   invalid configuration or one the environment open in this process cannot give, and so
     ///   on.
-    public init(configuration: Configuration) throws {
+    ///
+    /// - Parameters:
+    ///   - configuration: where the environment is and how it is opened.
+    ///   - logger: where the backend logs. Defaults to `Logger(label: "stratus.lmdb")`, which
+    ///     goes to the `LoggingSystem` the app bootstrapped.
+    public init(configuration: Configuration, logger: Logger = Logger(label: "stratus.lmdb")) throws {
         try configuration.validate()
         self.configuration = configuration
+        self.logger = logger
         let environment = try LMDBEnvironments.acquire(path: configuration.path, configuration: configuration)
         do {
             // Only a further handle can find the map smaller: LMDB opens with the larger of
@@ -68,6 +77,12 @@ public final class LMDBBackend: DatabaseBackend {
             throw error
         }
         state = Mutex(State(environment: environment))
+        logger.info(
+            "store opened",
+            metadata: [
+                LogKey.backend: "lmdb", LogKey.location: "\(configuration.url)",
+                LogKey.sizeBytes: "\(environment.mapSize)",
+            ])
     }
 
     /// Runs `body` in a read-only transaction over one snapshot.
@@ -171,16 +186,34 @@ public final class LMDBBackend: DatabaseBackend {
         let current = environment.mapSize
         let (doubled, overflow) = current.multipliedReportingOverflow(by: 2)
         guard !overflow, doubled <= configuration.maxMapSize else {
+            logger.error(
+                "LMDB map is full and may not grow further; the write fails with storageFull",
+                metadata: [
+                    LogKey.location: "\(configuration.url)", LogKey.sizeBytes: "\(current)",
+                    "stratus.lmdb.max_map_size": "\(configuration.maxMapSize)",
+                ])
             throw BackendError(
                 .storageFull,
                 "LMDB: the map is full at \(current) bytes and may not grow past \(configuration.maxMapSize)",
                 nativeCode: Int(MDB_MAP_FULL))
         }
+        logger.warning(
+            "LMDB map is full; doubling it and running the write again",
+            metadata: [
+                LogKey.location: "\(configuration.url)", LogKey.sizeBytes: "\(current)",
+                LogKey.newSizeBytes: "\(doubled)",
+            ])
         do {
             try environment.resize(doubled)
         } catch let error as BackendError where error.code == .busy {
             throw error
         } catch let error as BackendError {
+            logger.error(
+                "LMDB map cannot grow; the write fails with storageFull",
+                metadata: [
+                    LogKey.location: "\(configuration.url)", LogKey.sizeBytes: "\(current)",
+                    LogKey.error: "\(error.code)",
+                ])
             throw BackendError(
                 .storageFull, "LMDB: the map is full at \(current) bytes and cannot grow: \(error.message)",
                 nativeCode: Int(MDB_MAP_FULL), underlying: error)

@@ -1,3 +1,5 @@
+import StratusBackend
+
 extension PostgreSQLBackend {
     /// How a ``PostgreSQLBackend`` reaches its server and where its store lives.
     ///
@@ -63,6 +65,16 @@ extension PostgreSQLBackend {
             "PostgreSQL(host: \(host ?? "$PGHOST"), port: \(port.map(String.init) ?? "$PGPORT"), "
                 + "user: \(user ?? "$PGUSER"), password: \(password == nil ? "none" : "***"), "
                 + "database: \(database ?? "$PGDATABASE"), schema: \(schema), pool: \(poolSize))"
+        }
+
+        /// The server and database as a `postgresql:` URL with the schema as an option; its
+        /// ``BackendURL/description``, the only form that is logged, shows the password as
+        /// `***`.
+        var url: BackendURL {
+            BackendURL(
+                scheme: "postgresql",
+                authority: BackendURL.Authority(user: user, password: password, host: host ?? "", port: port),
+                path: database.map { "/" + $0 } ?? "", options: [BackendURL.Option(name: "schema", value: schema)])
         }
 
         /// libpq connection keywords and values (passed as arrays, never as a conninfo string,

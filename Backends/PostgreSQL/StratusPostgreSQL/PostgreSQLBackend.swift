@@ -40,6 +40,13 @@ public final class PostgreSQLBackend: DatabaseBackend {
     private let schema: PostgreSQLSchema
     private let pool: PostgreSQLConnectionPool
     private let counter = RoundTripCounter()
+    private let connectionLog: PostgreSQLConnectionLog
+    /// How many times a body interrupted by a lost connection is run in all.
+    private static let maximumAttempts = 3
+
+    /// Where the backend logs: `store opened` at info level, lost connections and reconnects
+    /// at warning level, a transaction that gives up at error level (`Docs/Logging.md`).
+    public var logger: Logger { connectionLog.logger }
 
     /// The network round trips this backend's connections made so far.
     package var roundTrips: Int { counter.count.load(ordering: .relaxed) }
@@ -49,7 +56,13 @@ public final class PostgreSQLBackend: DatabaseBackend {
     /// - Throws: ``BackendError`` — ``BackendError/Code-swift.struct/unavailable`` when the
     ///   server cannot be reached, ``BackendError/Code-swift.struct/invalidArgument`` for a bad
     ///   configuration or a store of a newer format.
-    public init(configuration: Configuration) throws {
+    ///
+    /// - Parameters:
+    ///   - configuration: the server, credentials and schema.
+    ///   - logger: where the backend logs; never the password. Defaults to
+    ///     `Logger(label: "stratus.postgresql")`, which goes to the `LoggingSystem` the app
+    ///     bootstrapped.
+    public init(configuration: Configuration, logger: Logger = Logger(label: "stratus.postgresql")) throws {
         guard configuration.poolSize >= 1 else {
             throw BackendError(
                 .invalidArgument, "PostgreSQL: poolSize must be at least 1, got \(configuration.poolSize)")
@@ -60,10 +73,20 @@ public final class PostgreSQLBackend: DatabaseBackend {
         self.configuration = configuration
         self.schema = schema
         let counter = self.counter
+        let connectionLog = PostgreSQLConnectionLog(logger: logger, location: configuration.url)
+        self.connectionLog = connectionLog
         pool = PostgreSQLConnectionPool(capacity: configuration.poolSize, waitLimit: configuration.poolWaitLimit) {
-            try PostgreSQLConnection(parameters: parameters, redact: redact, counter: counter)
+            do {
+                let connection = try PostgreSQLConnection(parameters: parameters, redact: redact, counter: counter)
+                connectionLog.connected()
+                return connection
+            } catch {
+                connectionLog.cannotConnect(error)
+                throw error
+            }
         }
         try pool.withConnection { try schema.prepare($0) }
+        connectionLog.logger.info("store opened", metadata: ["stratus.postgresql.schema": "\(configuration.schema)"])
     }
 
     /// Runs `body` over one snapshot of the store. A connection lost before the body's last
@@ -134,20 +157,39 @@ public final class PostgreSQLBackend: DatabaseBackend {
                     state.rollback()
                     // A failure of the transaction itself wins over what the body made of it.
                     if let failure = state.failure {
-                        if state.lostBeforeCommit && attempt < 3 { return .failure(Retry()) }
+                        if state.lostBeforeCommit && attempt < Self.maximumAttempts { return .failure(Retry()) }
                         return .failure(failure)
                     }
                     return .failure(error)
                 }
             }
             // What broke this connection (a restart) most likely broke the idle ones too.
-            if lostConnection { pool.discardIdle() }
+            if lostConnection {
+                pool.discardIdle()
+                connectionLog.connectionLost(
+                    attempt: attempt, maximumAttempts: Self.maximumAttempts, retrying: outcome.isRetry,
+                    failed: outcome.isFailure && !outcome.isRetry)
+            }
             if case .failure(let error) = outcome, error is Retry { continue }
             return try outcome.get()
         }
     }
 
-    private struct Retry: Error {}
+    fileprivate struct Retry: Error {}
 
     static let closedError = BackendError(.closed, "PostgreSQL: the backend is closed")
+}
+
+extension Result {
+    /// Whether this is the failure that runs a transaction again on a new connection.
+    fileprivate var isRetry: Bool {
+        if case .failure(let error) = self { return error is PostgreSQLBackend.Retry }
+        return false
+    }
+
+    /// Whether this is a failure.
+    fileprivate var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
+    }
 }

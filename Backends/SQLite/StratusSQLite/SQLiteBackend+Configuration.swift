@@ -1,3 +1,5 @@
+import StratusBackend
+
 extension SQLiteBackend {
     /// How a ``SQLiteBackend`` opens its store.
     ///
@@ -16,6 +18,16 @@ extension SQLiteBackend {
             /// An in-memory store has a single connection: reads and writes run one at a time
             /// under one lock instead of concurrently.
             case inMemory
+
+            /// The location as a `sqlite:` URL, for logs.
+            var url: BackendURL {
+                switch self {
+                case .inMemory: return BackendURL(scheme: "sqlite", path: ":memory:")
+                case .file(let path):
+                    return BackendURL(
+                        scheme: "sqlite", authority: path.hasPrefix("/") ? .init(host: "") : nil, path: path)
+                }
+            }
         }
 
         /// How hard a commit works to survive a power loss.

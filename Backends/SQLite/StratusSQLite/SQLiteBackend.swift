@@ -33,6 +33,9 @@ import Synchronization
 public final class SQLiteBackend: DatabaseBackend {
     /// The configuration the backend was opened with.
     public let configuration: Configuration
+    /// Where the backend logs: `store opened` at info level, a write that waited out the busy
+    /// timeout at warning level (`Docs/Logging.md`).
+    public let logger: Logger
 
     private struct WriterState {
         /// The writer connection of a file store, or the only connection of an in-memory
@@ -57,7 +60,12 @@ public final class SQLiteBackend: DatabaseBackend {
     ///     locked for longer than the busy timeout;
     ///   - ``BackendError/Code-swift.struct/invalidArgument`` for an invalid configuration
     ///     or a file that is not a Stratus store of a supported format version.
-    public init(configuration: Configuration) throws {
+    ///
+    /// - Parameters:
+    ///   - configuration: where the store is and how it is opened.
+    ///   - logger: where the backend logs. Defaults to `Logger(label: "stratus.sqlite")`, which
+    ///     goes to the `LoggingSystem` the app bootstrapped.
+    public init(configuration: Configuration, logger: Logger = Logger(label: "stratus.sqlite")) throws {
         guard sqlite3_threadsafe() != 0 else {
             throw BackendError(.internal, "SQLite: the linked library was built without thread support")
         }
@@ -67,6 +75,7 @@ public final class SQLiteBackend: DatabaseBackend {
                 "SQLite: readerCount must be at least 1, got \(configuration.readerCount)")
         }
         self.configuration = configuration
+        self.logger = logger
         switch configuration.location {
         case .inMemory:
             let connection = try SQLiteConnection(path: "", role: .memory, configuration: configuration)
@@ -86,6 +95,12 @@ public final class SQLiteBackend: DatabaseBackend {
                 try SQLiteConnection(path: path, role: .reader, configuration: configuration)
             }
         }
+        logger.info(
+            "store opened",
+            metadata: [
+                LogKey.backend: "sqlite", LogKey.location: "\(configuration.location.url)",
+                "stratus.sqlite.durability": "\(configuration.durability)",
+            ])
     }
 
     /// Runs `body` in a read-only transaction over one consistent snapshot of the store.
@@ -115,7 +130,18 @@ public final class SQLiteBackend: DatabaseBackend {
     ///   ``BackendError/Code-swift.struct/storageFull`` when the disk is full,
     ///   ``BackendError/Code-swift.struct/closed`` after ``close()``, and so on.
     public func write<T>(_ body: (any BackendWriteTransaction) throws -> T) throws -> T {
-        try withWriter { connection in try connection.runWrite(body) }
+        do {
+            return try withWriter { connection in try connection.runWrite(body) }
+        } catch let error as BackendError where error.code == .busy {
+            // SQLite's busy handler retried until the timeout: those retries are exhausted.
+            logger.warning(
+                "SQLite store stayed locked by another connection for the whole busy timeout; the write fails with busy",
+                metadata: [
+                    LogKey.location: "\(configuration.location.url)",
+                    "stratus.sqlite.busy_timeout_ms": "\(configuration.busyTimeoutMilliseconds)",
+                ])
+            throw error
+        }
     }
 
     /// Closes every connection. Waits for a running write; a running read finishes on its

@@ -2,6 +2,7 @@
 // See Docs/Performance.md at the root of the repository for what is measured and the latest
 // results.
 import Foundation
+import StratusBackend
 
 /// Runs every selected backend, then prints the table and writes the JSON, SVG and table.
 func runBenchmarks(_ options: Options) throws {
@@ -52,6 +53,14 @@ func currentExecutable() throws -> String {
     let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
     guard !path.isEmpty else { throw BenchmarkFailure("cannot find this program's path") }
     return path
+}
+
+// Standard output holds only the table: Stratus's logs go to standard error, warnings and
+// worse only (an info line per opened store would otherwise land on standard output).
+LoggingSystem.bootstrap { label in
+    var handler = StreamLogHandler.standardError(label: label)
+    handler.logLevel = .warning
+    return handler
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())

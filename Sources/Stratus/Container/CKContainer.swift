@@ -16,6 +16,8 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     public let containerIdentifier: String?
 
     let engine: Result<Engine, CKError>
+    /// Where the container's operations and engine log (`Docs/Logging.md`).
+    let logger: Logger
     private let databases = Mutex<[CKDatabase.Scope: CKDatabase]>([:])
     /// Where `CKContainer.add(_:)` runs operations.
     let operationQueue: OperationQueue = {
@@ -25,10 +27,21 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     }()
 
     /// A container over `backend` — Stratus's set-up: the one line a port changes.
-    public init(identifier: String, backend: any DatabaseBackend) {
+    ///
+    /// - Parameters:
+    ///   - identifier: the container's identifier.
+    ///   - backend: where the container's databases are stored.
+    ///   - logger: where the container's operations and its engine log (operation start and
+    ///     end, retried writes, read-ahead, long-lived replays: `Docs/Logging.md`). Defaults to
+    ///     `Logger(label: "stratus.engine")`, which goes to the `LoggingSystem` the app
+    ///     bootstrapped.
+    public init(
+        identifier: String, backend: any DatabaseBackend, logger: Logger = Logger(label: "stratus.engine")
+    ) {
         self.containerIdentifier = identifier
+        self.logger = logger
         do {
-            self.engine = .success(try Engine(backend: backend))
+            self.engine = .success(try Engine(backend: backend, logger: logger))
         } catch let error as CKError {
             self.engine = .failure(error)
         } catch {
@@ -48,6 +61,7 @@ public final class CKContainer: NSObject, @unchecked Sendable {
 
     private init(unresolved identifier: String) {
         self.containerIdentifier = identifier
+        self.logger = Logger(label: "stratus.engine")
         self.engine = .failure(
             CKError.make(
                 .badContainer,

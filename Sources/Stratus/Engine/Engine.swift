@@ -22,6 +22,8 @@ final class Engine: Sendable {
     /// long-lived operation journal alone: a zone-changes read-ahead taken after one is read
     /// again (decision 0009).
     let writeGeneration: WriteGeneration
+    /// Where the engine logs (`Docs/Logging.md`): operations, retried writes, read-ahead.
+    let logger: Logger
 
     /// The store format this version writes and reads (decision 0008): 2, the change log
     /// carries the records. Format 1 (decision 0002's first layout) is refused on open.
@@ -30,12 +32,13 @@ final class Engine: Sendable {
     /// How many times a conflicting write body is run before giving up.
     static let maximumAttempts = 10
 
-    init(backend: any DatabaseBackend) throws {
+    init(backend: any DatabaseBackend, logger: Logger = Logger(label: "stratus.engine")) throws {
         self.backend = backend
+        self.logger = logger
         writeGeneration = WriteGeneration.shared(by: backend)
         let meta: [UInt8]
         do {
-            meta = try Engine.runWrite(backend) { txn in
+            meta = try Engine.runWrite(backend, logger: logger) { txn in
                 if let existing = try txn.get(StoreLayout.storeMetaKey) { return existing }
                 var generator = SystemRandomNumberGenerator()
                 var w = ByteWriter()
@@ -76,7 +79,7 @@ final class Engine: Sendable {
     /// next one is read ahead; decision 0009).
     func writeLeavingGeneration<T>(_ body: (any BackendWriteTransaction) throws -> T) throws -> T {
         do {
-            return try Engine.runWrite(backend, body)
+            return try Engine.runWrite(backend, logger: logger, body)
         } catch let conflict as JournalConflict {
             // Not a failure: the long-lived operation catches up with its journal.
             throw conflict
@@ -94,15 +97,39 @@ final class Engine: Sendable {
         }
     }
 
+    /// Runs `body` in a write transaction, again (up to ``maximumAttempts`` times) when the
+    /// backend reports a serialization conflict; retries are logged at debug level, giving up
+    /// at error level.
     private static func runWrite<T>(
-        _ backend: any DatabaseBackend, _ body: (any BackendWriteTransaction) throws -> T
+        _ backend: any DatabaseBackend, logger: Logger, _ body: (any BackendWriteTransaction) throws -> T
     ) throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try backend.write(body)
-            } catch let error as BackendError where error.code == .conflict && attempt < maximumAttempts {
+                let result = try backend.write(body)
+                if attempt > 1 {
+                    logger.debug(
+                        "write transaction committed after retrying on conflicts",
+                        metadata: [LogKey.attempt: "\(attempt)", LogKey.maximumAttempts: "\(maximumAttempts)"])
+                }
+                return result
+            } catch let error as BackendError where error.code == .conflict {
+                guard attempt < maximumAttempts else {
+                    logger.error(
+                        "write transaction conflicted on every attempt; giving up",
+                        metadata: [
+                            LogKey.attempt: "\(attempt)", LogKey.maximumAttempts: "\(maximumAttempts)",
+                            LogKey.error: "\(error.code)",
+                        ])
+                    throw error
+                }
+                logger.debug(
+                    "write transaction conflicted; running it again",
+                    metadata: [
+                        LogKey.attempt: "\(attempt)", LogKey.maximumAttempts: "\(maximumAttempts)",
+                        LogKey.error: "\(error.code)",
+                    ])
                 // Back off a little (up to ~50 ms) so competing writers interleave.
                 usleep(UInt32(min(50_000, 500 << min(attempt, 7))))
             }

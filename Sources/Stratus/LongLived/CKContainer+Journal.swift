@@ -1,4 +1,5 @@
 import Foundation
+import StratusBackend
 
 /// The container's side of the long-lived operation journal: listing and proxies.
 extension CKContainer {
@@ -48,6 +49,11 @@ extension CKContainer {
         guard let operation = LongLivedOperationKinds.make(entry.header.kind),
             let scope = CKDatabase.Scope(rawValue: entry.header.scope)
         else {
+            logger.warning(
+                "long-lived journal entry of an unknown kind or scope; it cannot be resumed",
+                metadata: [
+                    LogKey.operationID: "\(id)", LogKey.operationKind: "\(entry.header.kind)",
+                ])
             throw CKError.make(
                 .incompatibleVersion,
                 "long-lived operation \(id) is a \(entry.header.kind), which this version of Stratus cannot resume")
@@ -57,6 +63,9 @@ extension CKContainer {
         do {
             try operation.decodeRequest(from: &reader)
         } catch {
+            logger.error(
+                "long-lived journal entry's request is damaged; the operation cannot be resumed",
+                metadata: [LogKey.operationID: "\(id)", LogKey.operationKind: "\(entry.header.kind)"])
             throw CKError.make(.internalError, "the journaled request of long-lived operation \(id) is damaged")
         }
         operation.operationID = id

@@ -76,5 +76,14 @@ extension CKFetchDatabaseChangesOperation: LongLivedOperation {
         }
 
         static func failed(_ error: CKError) -> Event { .finished(.failure(error)) }
+
+        var logRole: OperationLogRole {
+            switch self {
+            case .changed, .deleted: return .item(succeeded: true)
+            case .tokenUpdated: return .progress
+            case .finished(.success): return .final(nil)
+            case .finished(.failure(let error)): return .final(error)
+            }
+        }
     }
 }

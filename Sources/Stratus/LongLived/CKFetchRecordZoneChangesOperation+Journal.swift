@@ -134,5 +134,14 @@ extension CKFetchRecordZoneChangesOperation: LongLivedOperation {
         }
 
         static func failed(_ error: CKError) -> Event { .finished(error) }
+
+        var logRole: OperationLogRole {
+            switch self {
+            case .changed, .deleted: return .item(succeeded: true)
+            case .tokensUpdated, .zoneFinished(_, .success): return .progress
+            case .zoneFinished(_, .failure): return .zoneFailed
+            case .finished(let error): return .final(error)
+            }
+        }
     }
 }

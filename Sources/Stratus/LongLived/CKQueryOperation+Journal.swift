@@ -62,5 +62,13 @@ extension CKQueryOperation: LongLivedOperation {
         }
 
         static func failed(_ error: CKError) -> Event { .finished(.failure(error)) }
+
+        var logRole: OperationLogRole {
+            switch self {
+            case .matched: return .item(succeeded: true)
+            case .finished(.success): return .final(nil)
+            case .finished(.failure(let error)): return .final(error)
+            }
+        }
     }
 }

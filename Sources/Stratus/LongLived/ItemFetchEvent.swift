@@ -51,6 +51,13 @@ enum ItemFetchEvent<ID: JournalItem, Item: JournalItem>: OperationEvent {
     }
 
     static func failed(_ error: CKError) -> Self { .finished(error) }
+
+    var logRole: OperationLogRole {
+        switch self {
+        case .item(_, let result): return .item(succeeded: (try? result.get()) != nil)
+        case .finished(let error): return .final(error)
+        }
+    }
 }
 
 /// What a fetch-by-ID operation's deprecated final block reports, gathered from its per-item

@@ -66,4 +66,12 @@ enum ItemModifyEvent<ID: JournalItem, Item: JournalItem>: OperationEvent {
     }
 
     static func failed(_ error: CKError) -> Self { .finished(error) }
+
+    var logRole: OperationLogRole {
+        switch self {
+        case .saved(_, let result): return .item(succeeded: (try? result.get()) != nil)
+        case .deleted(_, let result): return .item(succeeded: (try? result.get()) != nil)
+        case .finished(let error): return .final(error)
+        }
+    }
 }

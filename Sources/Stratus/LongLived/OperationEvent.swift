@@ -17,6 +17,21 @@ protocol OperationEvent {
     var isFinal: Bool { get }
     /// The final callback of an operation that failed with `error`.
     static func failed(_ error: CKError) -> Self
+    /// What the event counts as in the operation's end line in the log (`Docs/Logging.md`).
+    var logRole: OperationLogRole { get }
+}
+
+/// What one callback counts as in an operation's end line in the log: the line gives how many
+/// items were delivered, how many of them failed, and the final error.
+enum OperationLogRole {
+    /// An item delivered (a record, zone, subscription or change), that succeeded or failed.
+    case item(succeeded: Bool)
+    /// A per-zone failure (a zone-changes fetch): counted as failed, not as an item.
+    case zoneFailed
+    /// Not an item: a token update, a zone's end.
+    case progress
+    /// The final callback, with the operation's error if it failed.
+    case final(CKError?)
 }
 
 extension OperationEvent {

@@ -13,13 +13,17 @@ struct OperationRun<Event: OperationEvent> {
     let context: DatabaseContext
     let session: JournalSession?
     let deliver: (Event) -> Void
+    /// The operation's start and end lines in the log.
+    let log: OperationLog
 
     /// Replays, then works until the final callback is delivered or the operation stops.
     /// `work` does the next step of the work from what has been delivered so far (the
     /// operation's delivery state, updated by `deliver`).
     func run(work: (DatabaseContext, JournalSession?) throws -> OperationBatch<Event>) {
         if let session, session.isProxy {
-            guard case .continue = catchUp() else { return }
+            log.resuming()
+            guard case .continue(let delivered) = catchUp() else { return }
+            log.replayed(delivered)
         }
         while true {
             let events: [Event]
@@ -50,7 +54,7 @@ struct OperationRun<Event: OperationEvent> {
                     continue
                 } catch {
                     // Not journaled (the store failed too): report the work's own error.
-                    operation.deliverCompletion(error: workError)
+                    fail(workError)
                     return
                 }
                 events = [failure]
@@ -80,7 +84,7 @@ struct OperationRun<Event: OperationEvent> {
             do {
                 page = try session.journal.events(session.operationID, from: session.nextSequence, limit: 128)
             } catch {
-                operation.deliverCompletion(error: CKError.fromStore(error))
+                fail(CKError.fromStore(error))
                 return .stopped
             }
             if page.isEmpty { return .continue(delivered: delivered) }
@@ -88,8 +92,9 @@ struct OperationRun<Event: OperationEvent> {
                 var reader = ByteReader(bytes)
                 guard sequence == session.nextSequence, let event = try? Event.decode(from: &reader, context: context)
                 else {
-                    operation.deliverCompletion(
-                        error: .make(
+                    log.journalDamaged(at: sequence)
+                    fail(
+                        .make(
                             .internalError,
                             "the journal of long-lived operation \(session.operationID) is damaged at callback \(sequence)"
                         ))
@@ -113,18 +118,18 @@ struct OperationRun<Event: OperationEvent> {
                 return false
             case .continue(let delivered):
                 if delivered > 0, case .advanced = conflict.reason { return true }
-                operation.deliverCompletion(
-                    error: .make(
+                fail(
+                    .make(
                         .internalError,
                         "the journal of long-lived operation \(session.operationID) ends without its final callback"))
                 return false
             }
         case .notRunning(.cancelled):
-            operation.deliverCompletion(error: .make(.operationCancelled, "the operation was cancelled"))
+            fail(.make(.operationCancelled, "the operation was cancelled"))
             return false
         case .notRunning(.running), .missing:
-            operation.deliverCompletion(
-                error: .make(
+            fail(
+                .make(
                     .unknownItem,
                     "long-lived operation \(session.operationID) is no longer in the journal (it was purged)"))
             return false
@@ -137,6 +142,8 @@ struct OperationRun<Event: OperationEvent> {
             stop(cancelled: error)
             return false
         }
+        log.note(event.logRole)
+        if event.isFinal { log.finish() }
         deliver(event)
         if event.isFinal {
             session?.markDelivered()
@@ -149,6 +156,12 @@ struct OperationRun<Event: OperationEvent> {
     /// callback reports `operationCancelled`.
     private func stop(cancelled error: CKError) {
         session?.markCancelled()
+        fail(error)
+    }
+
+    /// Delivers the operation's final callback with `error`, noting it for the log.
+    private func fail(_ error: CKError) {
+        log.finish(failingWith: error)
         operation.deliverCompletion(error: error)
     }
 }
@@ -160,8 +173,12 @@ extension CKDatabaseOperation {
         _ type: Event.Type, deliver: @escaping (Event) -> Void,
         work: (DatabaseContext, JournalSession?) throws -> OperationBatch<Event>
     ) {
+        let log = OperationLog(self, database: resolvedDatabase)
+        defer { log.finish() }
         if longLived.origin != nil && database == nil {
-            deliverCompletion(error: .make(.invalidArguments, "CKDatabaseOperations must be submitted to a CKDatabase"))
+            let error = CKError.make(.invalidArguments, "CKDatabaseOperations must be submitted to a CKDatabase")
+            log.finish(failingWith: error)
+            deliverCompletion(error: error)
             return
         }
         let context: DatabaseContext
@@ -170,10 +187,12 @@ extension CKDatabaseOperation {
             context = try databaseContext()
             session = try openJournal(context)
         } catch {
-            deliverCompletion(error: CKError.fromStore(error))
+            let failure = CKError.fromStore(error)
+            log.finish(failingWith: failure)
+            deliverCompletion(error: failure)
             return
         }
-        OperationRun(operation: self, context: context, session: session, deliver: deliver).run(work: work)
+        OperationRun(operation: self, context: context, session: session, deliver: deliver, log: log).run(work: work)
     }
 
     /// The journal entry of this run: a proxy's existing one, a new one for an operation that

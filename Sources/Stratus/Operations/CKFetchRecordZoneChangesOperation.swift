@@ -155,7 +155,7 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
                     // The next batch is read while this one is delivered (decision 0009).
                     readAhead.start(
                         context, zoneID: zoneID, token: batch.token, limit: limit, desiredKeys: desiredKeys,
-                        qos: dispatchQoS.qosClass)
+                        qos: dispatchQoS.qosClass, operationID: operationID)
                 }
                 var events: [Event] = batch.changes.map { change in
                     switch change {

@@ -1,4 +1,5 @@
 import Dispatch
+import StratusBackend
 import Synchronization
 
 /// The next batch of a zone's changes, read on another thread while the operation delivers
@@ -12,7 +13,9 @@ import Synchronization
 /// finished since it started through any engine of this process over the same backend
 /// (``WriteGeneration``) — so what the app wrote from its callbacks is never hidden by a batch
 /// read before it; otherwise it is discarded and the batch read again.
-/// Nothing is written, so a discarded or late read-ahead changes nothing.
+/// Nothing is written, so a discarded or late read-ahead changes nothing. Each decision is
+/// logged at debug level: `read-ahead batch used`, or `read-ahead batch discarded` with
+/// ``LogKey/reason`` `write`, `zone`, `token` or `unused` (`Docs/Logging.md`).
 ///
 /// One operation thread uses it: `start` and `take` are not called concurrently; `finish` may
 /// be called from anywhere, any number of times.
@@ -25,6 +28,24 @@ final class ZoneChangesReadAhead: Sendable {
         var generation: UInt64
         var done: DispatchSemaphore
         var result: ResultBox
+        /// The engine's logger.
+        var logger: Logger
+        /// The operation reading ahead, for the log.
+        var operationID: String
+
+        /// Logs a decision about this read-ahead at debug level (no string is built when
+        /// debug is off).
+        func log(_ message: Logger.Message, reason: String? = nil) {
+            logger.debug(
+                message,
+                metadata: {
+                    var metadata: Logger.Metadata = [
+                        LogKey.operationID: "\(operationID)", LogKey.zone: "\(zoneID.zoneName)",
+                    ]
+                    if let reason { metadata[LogKey.reason] = "\(reason)" }
+                    return metadata
+                }())
+        }
     }
 
     /// Where the reading thread leaves its result.
@@ -38,7 +59,7 @@ final class ZoneChangesReadAhead: Sendable {
     /// read-ahead not taken.
     func start(
         _ context: DatabaseContext, zoneID: CKRecordZone.ID, token: CKServerChangeToken, limit: Int,
-        desiredKeys: [String]?, qos: DispatchQoS.QoSClass
+        desiredKeys: [String]?, qos: DispatchQoS.QoSClass, operationID: String
     ) {
         finish()
         let done = DispatchSemaphore(value: 0)
@@ -47,7 +68,8 @@ final class ZoneChangesReadAhead: Sendable {
         let generation = writes.value
         pending.withLock {
             $0 = Pending(
-                zoneID: zoneID, token: token, writes: writes, generation: generation, done: done, result: result)
+                zoneID: zoneID, token: token, writes: writes, generation: generation, done: done, result: result,
+                logger: context.engine.logger, operationID: operationID)
         }
         DispatchQueue.global(qos: qos).async {
             let batch = Result {
@@ -64,15 +86,30 @@ final class ZoneChangesReadAhead: Sendable {
     func take(zoneID: CKRecordZone.ID, token: CKServerChangeToken?) -> Result<ZoneChangesBatch, any Error>? {
         guard let started = pending.withLock({ $0.take() }) else { return nil }
         started.done.wait()
-        guard let token, started.token === token, started.zoneID == zoneID,
-            started.writes.value == started.generation
-        else { return nil }
+        if let reason = Self.discardReason(started, zoneID: zoneID, token: token) {
+            started.log("read-ahead batch discarded", reason: reason)
+            return nil
+        }
+        started.log("read-ahead batch used")
         return started.result.value.withLock { $0 }
+    }
+
+    /// Why `started` is not the batch of `zoneID` after `token`, or `nil` when it is and no
+    /// write finished since it began.
+    private static func discardReason(
+        _ started: Pending, zoneID: CKRecordZone.ID, token: CKServerChangeToken?
+    ) -> String? {
+        if started.zoneID != zoneID { return "zone" }
+        guard let token, started.token === token else { return "token" }
+        if started.writes.value != started.generation { return "write" }
+        return nil
     }
 
     /// Waits for a read-ahead still running and discards it: called before the operation
     /// finishes, so that no read of it outlives the operation.
     func finish() {
-        pending.withLock { $0.take() }?.done.wait()
+        guard let started = pending.withLock({ $0.take() }) else { return }
+        started.done.wait()
+        started.log("read-ahead batch discarded", reason: "unused")
     }
 }

@@ -26,6 +26,12 @@ struct GlobalOptions: ParsableArguments {
 
     @Flag(help: "Print JSON for scripts instead of text.")
     var json = false
+
+    @Option(
+        help: ArgumentHelp(
+            "How much to log to standard error, overriding STRATUS_LOG_LEVEL (default: warning; see Docs/Logging.md).",
+            valueName: "level"))
+    var logLevel: LogLevelArgument?
 }
 
 /// A database scope as an argument.
@@ -56,7 +62,7 @@ extension GlobalOptions {
     /// zones list`), with whether each takes a value.
     private static let leadingOptions: [String: Bool] = [
         "--backend": true, "--container": true, "--container-id": true, "--database": true,
-        "--database-type": true, "--config": true, "--json": false,
+        "--database-type": true, "--config": true, "--json": false, "--log-level": true,
     ]
 
     /// `arguments` with global options given before the subcommand moved after it, where the

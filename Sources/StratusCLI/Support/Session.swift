@@ -32,6 +32,7 @@ struct Session {
             settings.containerIdentifier = container
             settings.origins["container"] = "--container"
         }
+        CLILogging.apply(settings)
         return settings
     }
 
