@@ -187,6 +187,12 @@ let package = Package(
             dependencies: ["Stratus", "StratusBackend", "StratusConfiguration", "StratusPostgreSQL"],
             swiftSettings: strictSettings
         ),
+        // The API check: Stratus's symbol graph against Apple's declarations (Tests/APICheck).
+        .testTarget(
+            name: "StratusAPICheckTests",
+            dependencies: ["Stratus"],
+            swiftSettings: strictSettings
+        ),
         // A helper program the tests launch as separate processes (two writers on one store, a
         // writer killed mid-batch).
         .executableTarget(

@@ -63,6 +63,7 @@ extension CKContainer {
     /// IDs, tokens, query, …) with the same `operationID`. Set its callbacks and add it to a
     /// `CKDatabase`: it replays every journaled callback, in order, then finishes the work if it
     /// was interrupted. Adding it to the container instead fails it with `invalidArguments`.
+    @preconcurrency
     public func fetchLongLivedOperation(
         withID operationID: CKOperation.ID,
         completionHandler: @escaping @Sendable (CKOperation?, (any Error)?) -> Void

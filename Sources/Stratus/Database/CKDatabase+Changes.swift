@@ -25,6 +25,7 @@ extension CKDatabase {
     }
 
     /// Reports the zones that changed or were deleted since `changeToken`.
+    @preconcurrency
     public func fetchDatabaseChanges(
         since changeToken: CKServerChangeToken?, resultsLimit: Int? = nil,
         completionHandler: @escaping @Sendable (Result<DatabaseChangesBatch, any Error>) -> Void
@@ -46,6 +47,7 @@ extension CKDatabase {
     }
 
     /// Reports the records of `zoneID` that changed or were deleted since `changeToken`.
+    @preconcurrency
     public func fetchRecordZoneChanges(
         inZoneWith zoneID: CKRecordZone.ID, since changeToken: CKServerChangeToken?,
         desiredKeys: [CKRecord.FieldKey]? = nil, resultsLimit: Int? = nil,

@@ -39,6 +39,7 @@ extension CKDatabase {
     }
 
     /// Runs `query` and reports the first page of matches to `completionHandler`.
+    @preconcurrency
     public func fetch(
         withQuery query: CKQuery, inZoneWith zoneID: CKRecordZone.ID? = nil, desiredKeys: [CKRecord.FieldKey]? = nil,
         resultsLimit: Int = CKQueryOperation.maximumResults,
@@ -51,6 +52,7 @@ extension CKDatabase {
     }
 
     /// Continues a query from `queryCursor` and reports the page to `completionHandler`.
+    @preconcurrency
     public func fetch(
         withCursor queryCursor: CKQueryOperation.Cursor, desiredKeys: [CKRecord.FieldKey]? = nil,
         resultsLimit: Int = CKQueryOperation.maximumResults,
@@ -63,12 +65,32 @@ extension CKDatabase {
     }
 
     /// Deprecated in CloudKit: runs `query` and returns the first page's records.
+    @available(macOS, deprecated: 12.0, message: "renamed to records(matching:inZoneWith:desiredKeys:resultsLimit:)")
+    @available(iOS, deprecated: 15.0, message: "renamed to records(matching:inZoneWith:desiredKeys:resultsLimit:)")
+    @available(tvOS, deprecated: 15.0, message: "renamed to records(matching:inZoneWith:desiredKeys:resultsLimit:)")
+    @available(watchOS, deprecated: 8.0, message: "renamed to records(matching:inZoneWith:desiredKeys:resultsLimit:)")
     public func perform(_ query: CKQuery, inZoneWith zoneID: CKRecordZone.ID?) async throws -> [CKRecord] {
         let page = try await records(matching: query, inZoneWith: zoneID)
         return page.matchResults.compactMap { try? $0.1.get() }
     }
 
     /// Deprecated in CloudKit: runs `query` and reports the first page's records.
+    @available(
+        macOS, deprecated: 12.0,
+        message: "Use fetch(withQuery:inZoneWith:desiredKeys:resultsLimit:completionHandler:) instead"
+    )
+    @available(
+        iOS, deprecated: 15.0,
+        message: "Use fetch(withQuery:inZoneWith:desiredKeys:resultsLimit:completionHandler:) instead"
+    )
+    @available(
+        tvOS, deprecated: 15.0,
+        message: "Use fetch(withQuery:inZoneWith:desiredKeys:resultsLimit:completionHandler:) instead"
+    )
+    @available(
+        watchOS, deprecated: 8.0,
+        message: "Use fetch(withQuery:inZoneWith:desiredKeys:resultsLimit:completionHandler:) instead"
+    )
     public func perform(
         _ query: CKQuery, inZoneWith zoneID: CKRecordZone.ID?,
         completionHandler: @escaping @Sendable ([CKRecord]?, (any Error)?) -> Void

@@ -101,6 +101,7 @@ extension CKDatabase {
 
     /// Fetches the records with `recordIDs`, each with its own result, and passes them to
     /// `completionHandler`; the outer result fails only for a request-level failure.
+    @preconcurrency
     public func fetch(
         withRecordIDs recordIDs: [CKRecord.ID], desiredKeys: [CKRecord.FieldKey]? = nil,
         completionHandler: @escaping @Sendable (Result<[CKRecord.ID: Result<CKRecord, any Error>], any Error>) -> Void
@@ -142,6 +143,7 @@ extension CKDatabase {
     /// Saves and deletes records in one request (see
     /// `modifyRecords(saving:deleting:savePolicy:atomically:)`) and passes the outcome to
     /// `completionHandler`.
+    @preconcurrency
     public func modifyRecords(
         saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
         savePolicy: CKModifyRecordsOperation.RecordSavePolicy = .ifServerRecordUnchanged, atomically: Bool = true,

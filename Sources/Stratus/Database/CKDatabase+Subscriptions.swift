@@ -83,6 +83,7 @@ extension CKDatabase {
 
     /// Fetches the subscription with `subscriptionID` and passes it, or the error, to
     /// `completionHandler`.
+    @preconcurrency
     public func fetch(
         withSubscriptionID subscriptionID: CKSubscription.ID,
         completionHandler: @escaping @Sendable (CKSubscription?, (any Error)?) -> Void
@@ -98,6 +99,7 @@ extension CKDatabase {
 
     /// Fetches the subscriptions with `subscriptionIDs`, each with its own result, and passes
     /// them to `completionHandler`; the outer result fails only for a request-level failure.
+    @preconcurrency
     public func fetch(
         withSubscriptionIDs subscriptionIDs: [CKSubscription.ID],
         completionHandler:
@@ -139,9 +141,10 @@ extension CKDatabase {
 
     /// Deletes the subscription with `subscriptionID` and passes its ID, or the error, to
     /// `completionHandler`.
+    @preconcurrency
     public func delete(
         withSubscriptionID subscriptionID: CKSubscription.ID,
-        completionHandler: @escaping @Sendable (CKSubscription.ID?, (any Error)?) -> Void
+        completionHandler: @escaping @Sendable (String?, (any Error)?) -> Void
     ) {
         enqueueConvenience(
             modifySubscriptionsOperation(saving: [], deleting: [subscriptionID]) { result in
@@ -154,6 +157,7 @@ extension CKDatabase {
 
     /// Saves and deletes subscriptions in one request and passes each item's outcome to
     /// `completionHandler`; the outer result fails only for a request-level failure.
+    @preconcurrency
     public func modifySubscriptions(
         saving subscriptionsToSave: [CKSubscription], deleting subscriptionIDsToDelete: [CKSubscription.ID],
         completionHandler:

@@ -96,6 +96,7 @@ extension CKDatabase {
 
     /// Fetches the zones with `zoneIDs`, each with its own result, and passes them to
     /// `completionHandler`; the outer result fails only for a request-level failure.
+    @preconcurrency
     public func fetch(
         withRecordZoneIDs zoneIDs: [CKRecordZone.ID],
         completionHandler:
@@ -146,6 +147,7 @@ extension CKDatabase {
 
     /// Creates and deletes zones in one request and passes each zone's outcome to
     /// `completionHandler`; the outer result fails only for a request-level failure.
+    @preconcurrency
     public func modifyRecordZones(
         saving recordZonesToSave: [CKRecordZone], deleting recordZoneIDsToDelete: [CKRecordZone.ID],
         completionHandler:

@@ -16,15 +16,15 @@ extension CKFetchRecordZoneChangesOperation: LongLivedOperation {
                 writer.write(strings: configuration.desiredKeys)
             }
         }
-        let options = optionsByRecordZoneID
+        let options = legacyOptionsByRecordZoneID
         writer.write(bool: options != nil)
         if let options {
             writer.writeVarint(options.count)
             for (zoneID, option) in options {
                 writer.write(zoneID: zoneID)
                 writer.write(optionalToken: option.previousServerChangeToken)
-                writer.write(Int64(option.resultsLimit))
-                writer.write(strings: option.desiredKeys)
+                writer.write(Int64(option.legacyResultsLimit))
+                writer.write(strings: option.legacyDesiredKeys)
             }
         }
         writer.write(bool: fetchAllChanges)
@@ -50,11 +50,11 @@ extension CKFetchRecordZoneChangesOperation: LongLivedOperation {
                 let zoneID = try reader.readZoneID()
                 let option = ZoneOptions()
                 option.previousServerChangeToken = try reader.readOptionalToken()
-                option.resultsLimit = Int(try reader.readInt64())
-                option.desiredKeys = try reader.readStrings()
+                option.legacyResultsLimit = Int(try reader.readInt64())
+                option.legacyDesiredKeys = try reader.readStrings()
                 options[zoneID] = option
             }
-            optionsByRecordZoneID = options
+            legacyOptionsByRecordZoneID = options
         }
         fetchAllChanges = try reader.readBool()
     }

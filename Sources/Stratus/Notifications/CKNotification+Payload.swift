@@ -63,7 +63,7 @@ extension CKNotification {
             title = CKNotification.string(alert["title"])
             titleLocalizationKey = CKNotification.string(alert["title-loc-key"])
             titleLocalizationArgs = CKNotification.strings(alert["title-loc-args"])
-            subtitle = CKNotification.string(alert["subtitle"])
+            alertSubtitle = CKNotification.string(alert["subtitle"])
             subtitleLocalizationKey = CKNotification.string(alert["subtitle-loc-key"])
             subtitleLocalizationArgs = CKNotification.strings(alert["subtitle-loc-args"])
             alertActionLocalizationKey = CKNotification.string(alert["action-loc-key"])

@@ -50,7 +50,13 @@ public class CKNotification: NSObject, @unchecked Sendable {
     /// The values that fill the localized title's placeholders.
     public internal(set) var titleLocalizationArgs: [String]?
     /// The alert's subtitle.
-    public internal(set) var subtitle: String?
+    @available(macOS, deprecated: 14.0, message: "No longer supported")
+    @available(iOS, deprecated: 17.0, message: "No longer supported")
+    @available(tvOS, deprecated: 17.0, message: "No longer supported")
+    @available(watchOS, deprecated: 10.0, message: "No longer supported")
+    public var subtitle: String? { alertSubtitle }
+    /// The storage of `subtitle`, which Stratus sets without the deprecation.
+    var alertSubtitle: String?
     /// The key of the alert's localized subtitle.
     public internal(set) var subtitleLocalizationKey: String?
     /// The values that fill the localized subtitle's placeholders.

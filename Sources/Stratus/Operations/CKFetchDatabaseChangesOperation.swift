@@ -23,8 +23,16 @@ open class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchecked Send
     public var fetchDatabaseChangesResultBlock:
         ((Result<(serverChangeToken: CKServerChangeToken, moreComing: Bool), any Error>) -> Void)?
     /// Deprecated in CloudKit: called once at the end; token and error are exclusive.
-    public var fetchDatabaseChangesCompletionBlock: ((CKServerChangeToken?, Bool, (any Error)?) -> Void)?
-
+    @available(macOS, deprecated: 12.0, message: "Use fetchDatabaseChangesResultBlock instead")
+    @available(iOS, deprecated: 15.0, message: "Use fetchDatabaseChangesResultBlock instead")
+    @available(tvOS, deprecated: 15.0, message: "Use fetchDatabaseChangesResultBlock instead")
+    @available(watchOS, deprecated: 8.0, message: "Use fetchDatabaseChangesResultBlock instead")
+    public var fetchDatabaseChangesCompletionBlock: ((CKServerChangeToken?, Bool, (any Error)?) -> Void)? {
+        get { legacyFetchDatabaseChangesCompletionBlock }
+        set { legacyFetchDatabaseChangesCompletionBlock = newValue }
+    }
+    /// The storage of `fetchDatabaseChangesCompletionBlock`, which the operation reads without the deprecation.
+    var legacyFetchDatabaseChangesCompletionBlock: ((CKServerChangeToken?, Bool, (any Error)?) -> Void)?
     /// An operation fetching from the beginning.
     public override init() {
         super.init()
@@ -73,7 +81,7 @@ open class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchecked Send
             changeTokenUpdatedBlock?(token)
         case .finished(.success(let (token, moreComing))):
             fetchDatabaseChangesResultBlock?(.success((serverChangeToken: token, moreComing: moreComing)))
-            fetchDatabaseChangesCompletionBlock?(token, moreComing, nil)
+            legacyFetchDatabaseChangesCompletionBlock?(token, moreComing, nil)
         case .finished(.failure(let error)):
             deliverCompletion(error: error)
         }
@@ -81,6 +89,6 @@ open class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchecked Send
 
     override func deliverCompletion(error: CKError) {
         fetchDatabaseChangesResultBlock?(.failure(error))
-        fetchDatabaseChangesCompletionBlock?(nil, false, error)
+        legacyFetchDatabaseChangesCompletionBlock?(nil, false, error)
     }
 }

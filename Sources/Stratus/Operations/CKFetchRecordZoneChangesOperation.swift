@@ -34,9 +34,27 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
         /// Where to start; `nil` fetches the whole zone.
         public var previousServerChangeToken: CKServerChangeToken?
         /// The most changes per batch; 0 lets the server choose.
-        public var resultsLimit: Int = 0
+        @available(macOS, deprecated: 10.14, message: "Use CKFetchRecordZoneChangesOperation.ZoneConfiguration")
+        @available(iOS, deprecated: 12.0, message: "Use CKFetchRecordZoneChangesOperation.ZoneConfiguration")
+        @available(tvOS, deprecated: 12.0, message: "Use CKFetchRecordZoneChangesOperation.ZoneConfiguration")
+        @available(watchOS, deprecated: 5.0, message: "Use CKFetchRecordZoneChangesOperation.ZoneConfiguration")
+        public var resultsLimit: Int {
+            get { legacyResultsLimit }
+            set { legacyResultsLimit = newValue }
+        }
+        /// The storage of `resultsLimit`, which the operation reads without the deprecation.
+        var legacyResultsLimit = 0
         /// The fields to fetch.
-        public var desiredKeys: [CKRecord.FieldKey]?
+        @available(macOS, deprecated: 10.14, message: "Use CKFetchRecordZoneChangesOperation.ZoneConfiguration")
+        @available(iOS, deprecated: 12.0, message: "Use CKFetchRecordZoneChangesOperation.ZoneConfiguration")
+        @available(tvOS, deprecated: 12.0, message: "Use CKFetchRecordZoneChangesOperation.ZoneConfiguration")
+        @available(watchOS, deprecated: 5.0, message: "Use CKFetchRecordZoneChangesOperation.ZoneConfiguration")
+        public var desiredKeys: [String]? {
+            get { legacyDesiredKeys }
+            set { legacyDesiredKeys = newValue }
+        }
+        /// The storage of `desiredKeys`, which the operation reads without the deprecation.
+        var legacyDesiredKeys: [String]?
 
         /// Empty options.
         public override init() {
@@ -49,7 +67,16 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     /// Per-zone tokens, limits and desired keys.
     public var configurationsByRecordZoneID: [CKRecordZone.ID: ZoneConfiguration]?
     /// Deprecated in CloudKit: per-zone options; used when no configuration is given.
-    public var optionsByRecordZoneID: [CKRecordZone.ID: ZoneOptions]?
+    @available(macOS, deprecated: 10.14, message: "Use configurationsByRecordZoneID instead")
+    @available(iOS, deprecated: 12.0, message: "Use configurationsByRecordZoneID instead")
+    @available(tvOS, deprecated: 12.0, message: "Use configurationsByRecordZoneID instead")
+    @available(watchOS, deprecated: 5.0, message: "Use configurationsByRecordZoneID instead")
+    public var optionsByRecordZoneID: [CKRecordZone.ID: ZoneOptions]? {
+        get { legacyOptionsByRecordZoneID }
+        set { legacyOptionsByRecordZoneID = newValue }
+    }
+    /// The storage of `optionsByRecordZoneID`, which the operation reads without the deprecation.
+    var legacyOptionsByRecordZoneID: [CKRecordZone.ID: ZoneOptions]?
     /// Whether to keep fetching until each zone is drained (default `true`); when `false`,
     /// one batch per zone, with `moreComing` saying whether more remains.
     public var fetchAllChanges = true
@@ -74,14 +101,42 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     public var fetchRecordZoneChangesResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Deprecated in CloudKit: called per changed record; ignored when `recordWasChangedBlock`
     /// is set.
-    public var recordChangedBlock: ((CKRecord) -> Void)?
+    @available(macOS, deprecated: 12.0, message: "Use recordWasChangedBlock instead")
+    @available(iOS, deprecated: 15.0, message: "Use recordWasChangedBlock instead")
+    @available(tvOS, deprecated: 15.0, message: "Use recordWasChangedBlock instead")
+    @available(watchOS, deprecated: 8.0, message: "Use recordWasChangedBlock instead")
+    public var recordChangedBlock: ((CKRecord) -> Void)? {
+        get { legacyRecordChangedBlock }
+        set { legacyRecordChangedBlock = newValue }
+    }
+    /// The storage of `recordChangedBlock`, which the operation reads without the deprecation.
+    var legacyRecordChangedBlock: ((CKRecord) -> Void)?
     /// Deprecated in CloudKit: called once per zone at its end.
+    @available(macOS, deprecated: 12.0, message: "Use recordZoneFetchResultBlock instead")
+    @available(iOS, deprecated: 15.0, message: "Use recordZoneFetchResultBlock instead")
+    @available(tvOS, deprecated: 15.0, message: "Use recordZoneFetchResultBlock instead")
+    @available(watchOS, deprecated: 8.0, message: "Use recordZoneFetchResultBlock instead")
     public var recordZoneFetchCompletionBlock:
+        ((CKRecordZone.ID, CKServerChangeToken?, Data?, Bool, (any Error)?) -> Void)?
+    {
+        get { legacyRecordZoneFetchCompletionBlock }
+        set { legacyRecordZoneFetchCompletionBlock = newValue }
+    }
+    /// The storage of `recordZoneFetchCompletionBlock`, which the operation reads without the deprecation.
+    var legacyRecordZoneFetchCompletionBlock:
         ((CKRecordZone.ID, CKServerChangeToken?, Data?, Bool, (any Error)?) -> Void)?
     /// Deprecated in CloudKit: called once at the end; per-zone errors come as
     /// `partialFailure`.
-    public var fetchRecordZoneChangesCompletionBlock: (((any Error)?) -> Void)?
-
+    @available(macOS, deprecated: 12.0, message: "Use fetchRecordZoneChangesResultBlock instead")
+    @available(iOS, deprecated: 15.0, message: "Use fetchRecordZoneChangesResultBlock instead")
+    @available(tvOS, deprecated: 15.0, message: "Use fetchRecordZoneChangesResultBlock instead")
+    @available(watchOS, deprecated: 8.0, message: "Use fetchRecordZoneChangesResultBlock instead")
+    public var fetchRecordZoneChangesCompletionBlock: (((any Error)?) -> Void)? {
+        get { legacyFetchRecordZoneChangesCompletionBlock }
+        set { legacyFetchRecordZoneChangesCompletionBlock = newValue }
+    }
+    /// The storage of `fetchRecordZoneChangesCompletionBlock`, which the operation reads without the deprecation.
+    var legacyFetchRecordZoneChangesCompletionBlock: (((any Error)?) -> Void)?
     /// An operation with no zones.
     public override init() {
         super.init()
@@ -98,18 +153,24 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     }
 
     /// Deprecated in CloudKit: an operation fetching `recordZoneIDs` with per-zone options.
-    public convenience init(recordZoneIDs: [CKRecordZone.ID], optionsByRecordZoneID: [CKRecordZone.ID: ZoneOptions]?) {
+    @available(macOS, deprecated: 10.14, message: "Use init(recordZoneIDs:configurationsByRecordZoneID:)")
+    @available(iOS, deprecated: 12.0, message: "Use init(recordZoneIDs:configurationsByRecordZoneID:)")
+    @available(tvOS, deprecated: 12.0, message: "Use init(recordZoneIDs:configurationsByRecordZoneID:)")
+    @available(watchOS, deprecated: 5.0, message: "Use init(recordZoneIDs:configurationsByRecordZoneID:)")
+    public convenience init(
+        recordZoneIDs: [CKRecordZone.ID], optionsByRecordZoneID: [CKRecordZone.ID: ZoneOptions]? = nil
+    ) {
         self.init()
         self.recordZoneIDs = recordZoneIDs
-        self.optionsByRecordZoneID = optionsByRecordZoneID
+        self.legacyOptionsByRecordZoneID = optionsByRecordZoneID
     }
 
     private func settings(for zoneID: CKRecordZone.ID) -> (CKServerChangeToken?, Int, [String]?) {
         if let configuration = configurationsByRecordZoneID?[zoneID] {
             return (configuration.previousServerChangeToken, configuration.resultsLimit, configuration.desiredKeys)
         }
-        if let options = optionsByRecordZoneID?[zoneID] {
-            return (options.previousServerChangeToken, options.resultsLimit, options.desiredKeys)
+        if let options = legacyOptionsByRecordZoneID?[zoneID] {
+            return (options.previousServerChangeToken, options.legacyResultsLimit, options.legacyDesiredKeys)
         }
         return (nil, 0, nil)
     }
@@ -190,7 +251,7 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
             if let block = recordWasChangedBlock {
                 block(record.recordID, .success(record))
             } else {
-                recordChangedBlock?(record)
+                legacyRecordChangedBlock?(record)
             }
         case .deleted(let id, let type):
             recordWithIDWasDeletedBlock?(id, type)
@@ -202,19 +263,19 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
             delivery.resumeToken = nil
             recordZoneFetchResultBlock?(
                 zoneID, .success((serverChangeToken: token, clientChangeTokenData: data, moreComing: moreComing)))
-            recordZoneFetchCompletionBlock?(zoneID, token, data, moreComing, nil)
+            legacyRecordZoneFetchCompletionBlock?(zoneID, token, data, moreComing, nil)
         case .zoneFinished(let zoneID, .failure(let error)):
             delivery.zoneIndex += 1
             delivery.resumeToken = nil
             delivery.partial[zoneID] = error
             recordZoneFetchResultBlock?(zoneID, .failure(error))
-            recordZoneFetchCompletionBlock?(zoneID, nil, nil, false, error)
+            legacyRecordZoneFetchCompletionBlock?(zoneID, nil, nil, false, error)
         case .finished(let error?):
             deliverCompletion(error: error)
         case .finished(nil):
             readAhead.finish()
             fetchRecordZoneChangesResultBlock?(.success(()))
-            fetchRecordZoneChangesCompletionBlock?(
+            legacyFetchRecordZoneChangesCompletionBlock?(
                 delivery.partial.isEmpty
                     ? nil
                     : CKError.make(
@@ -226,6 +287,6 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     override func deliverCompletion(error: CKError) {
         readAhead.finish()
         fetchRecordZoneChangesResultBlock?(.failure(error))
-        fetchRecordZoneChangesCompletionBlock?(error)
+        legacyFetchRecordZoneChangesCompletionBlock?(error)
     }
 }

@@ -17,8 +17,16 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
     /// Deprecated in CloudKit: called once at the end with the fetched zones by ID, and
     /// `partialFailure` (per-zone errors under `CKPartialErrorsByItemIDKey`) when some zones
     /// could not be fetched.
-    public var fetchRecordZonesCompletionBlock: (([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void)?
-
+    @available(macOS, deprecated: 12.0, message: "Use fetchRecordZonesResultBlock instead")
+    @available(iOS, deprecated: 15.0, message: "Use fetchRecordZonesResultBlock instead")
+    @available(tvOS, deprecated: 15.0, message: "Use fetchRecordZonesResultBlock instead")
+    @available(watchOS, deprecated: 8.0, message: "Use fetchRecordZonesResultBlock instead")
+    public var fetchRecordZonesCompletionBlock: (([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void)? {
+        get { legacyFetchRecordZonesCompletionBlock }
+        set { legacyFetchRecordZonesCompletionBlock = newValue }
+    }
+    /// The storage of `fetchRecordZonesCompletionBlock`, which the operation reads without the deprecation.
+    var legacyFetchRecordZonesCompletionBlock: (([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void)?
     /// An operation that fetches every zone (the same as `fetchAllRecordZonesOperation()`)
     /// unless `recordZoneIDs` is set.
     public required override init() {
@@ -64,12 +72,12 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
         case .finished(nil):
             fetchRecordZonesResultBlock?(.success(()))
             let error = delivery.partialFailure(fetching: "record zones")
-            fetchRecordZonesCompletionBlock?(delivery.fetched, error)
+            legacyFetchRecordZonesCompletionBlock?(delivery.fetched, error)
         }
     }
 
     override func deliverCompletion(error: CKError) {
         fetchRecordZonesResultBlock?(.failure(error))
-        fetchRecordZonesCompletionBlock?(nil, error)
+        legacyFetchRecordZonesCompletionBlock?(nil, error)
     }
 }

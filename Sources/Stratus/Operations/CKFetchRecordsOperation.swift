@@ -21,12 +21,29 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     public var fetchRecordsResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Deprecated in CloudKit: called once per record with the record or its error; ignored when
     /// `perRecordResultBlock` is set.
-    public var perRecordCompletionBlock: ((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)?
+    @available(macOS, deprecated: 12.0, message: "Use perRecordResultBlock instead")
+    @available(iOS, deprecated: 15.0, message: "Use perRecordResultBlock instead")
+    @available(tvOS, deprecated: 15.0, message: "Use perRecordResultBlock instead")
+    @available(watchOS, deprecated: 8.0, message: "Use perRecordResultBlock instead")
+    public var perRecordCompletionBlock: ((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)? {
+        get { legacyPerRecordCompletionBlock }
+        set { legacyPerRecordCompletionBlock = newValue }
+    }
+    /// The storage of `perRecordCompletionBlock`, which the operation reads without the deprecation.
+    var legacyPerRecordCompletionBlock: ((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)?
     /// Deprecated in CloudKit: called once at the end with the fetched records by ID, and
     /// `partialFailure` (per-record errors under `CKPartialErrorsByItemIDKey`) when some records
     /// could not be fetched.
-    public var fetchRecordsCompletionBlock: (([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)?
-
+    @available(macOS, deprecated: 12.0, message: "Use fetchRecordsResultBlock instead")
+    @available(iOS, deprecated: 15.0, message: "Use fetchRecordsResultBlock instead")
+    @available(tvOS, deprecated: 15.0, message: "Use fetchRecordsResultBlock instead")
+    @available(watchOS, deprecated: 8.0, message: "Use fetchRecordsResultBlock instead")
+    public var fetchRecordsCompletionBlock: (([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)? {
+        get { legacyFetchRecordsCompletionBlock }
+        set { legacyFetchRecordsCompletionBlock = newValue }
+    }
+    /// The storage of `fetchRecordsCompletionBlock`, which the operation reads without the deprecation.
+    var legacyFetchRecordsCompletionBlock: (([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)?
     /// Whether this operation was made by `fetchCurrentUserRecordOperation()`.
     var fetchesCurrentUserRecord = false
 
@@ -85,13 +102,13 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                 if let block = perRecordResultBlock {
                     block(id, .success(record))
                 } else {
-                    perRecordCompletionBlock?(record, id, nil)
+                    legacyPerRecordCompletionBlock?(record, id, nil)
                 }
             case .failure(let error):
                 if let block = perRecordResultBlock {
                     block(id, .failure(error))
                 } else {
-                    perRecordCompletionBlock?(nil, id, error)
+                    legacyPerRecordCompletionBlock?(nil, id, error)
                 }
             }
         case .finished(let error?):
@@ -99,12 +116,12 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
         case .finished(nil):
             fetchRecordsResultBlock?(.success(()))
             let error = delivery.partialFailure(fetching: "records")
-            fetchRecordsCompletionBlock?(delivery.fetched, error)
+            legacyFetchRecordsCompletionBlock?(delivery.fetched, error)
         }
     }
 
     override func deliverCompletion(error: CKError) {
         fetchRecordsResultBlock?(.failure(error))
-        fetchRecordsCompletionBlock?(nil, error)
+        legacyFetchRecordsCompletionBlock?(nil, error)
     }
 }

@@ -17,8 +17,16 @@ open class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendab
     /// Deprecated in CloudKit: called once at the end with the fetched subscriptions by ID, and
     /// `partialFailure` (per-subscription errors under `CKPartialErrorsByItemIDKey`) when some
     /// could not be fetched.
-    public var fetchSubscriptionCompletionBlock: (([CKSubscription.ID: CKSubscription]?, (any Error)?) -> Void)?
-
+    @available(macOS, deprecated: 12.0, message: "Use fetchSubscriptionsResultBlock instead")
+    @available(iOS, deprecated: 15.0, message: "Use fetchSubscriptionsResultBlock instead")
+    @available(tvOS, deprecated: 15.0, message: "Use fetchSubscriptionsResultBlock instead")
+    @available(watchOS, deprecated: 8.0, message: "Use fetchSubscriptionsResultBlock instead")
+    public var fetchSubscriptionCompletionBlock: (([CKSubscription.ID: CKSubscription]?, (any Error)?) -> Void)? {
+        get { legacyFetchSubscriptionCompletionBlock }
+        set { legacyFetchSubscriptionCompletionBlock = newValue }
+    }
+    /// The storage of `fetchSubscriptionCompletionBlock`, which the operation reads without the deprecation.
+    var legacyFetchSubscriptionCompletionBlock: (([CKSubscription.ID: CKSubscription]?, (any Error)?) -> Void)?
     /// An operation that fetches every subscription (the same as
     /// `fetchAllSubscriptionsOperation()`) unless `subscriptionIDs` is set.
     public required override init() {
@@ -58,12 +66,12 @@ open class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendab
         case .finished(nil):
             fetchSubscriptionsResultBlock?(.success(()))
             let error = delivery.partialFailure(fetching: "subscriptions")
-            fetchSubscriptionCompletionBlock?(delivery.fetched, error)
+            legacyFetchSubscriptionCompletionBlock?(delivery.fetched, error)
         }
     }
 
     override func deliverCompletion(error: CKError) {
         fetchSubscriptionsResultBlock?(.failure(error))
-        fetchSubscriptionCompletionBlock?(nil, error)
+        legacyFetchSubscriptionCompletionBlock?(nil, error)
     }
 }

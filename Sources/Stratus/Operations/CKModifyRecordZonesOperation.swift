@@ -24,8 +24,16 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
     /// Deprecated in CloudKit: called once at the end with the saved zones, the deleted zone IDs,
     /// and `partialFailure` (per-zone errors under `CKPartialErrorsByItemIDKey`) when some zones
     /// failed.
-    public var modifyRecordZonesCompletionBlock: (([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void)?
-
+    @available(macOS, deprecated: 12.0, message: "Use modifyRecordZonesResultBlock instead")
+    @available(iOS, deprecated: 15.0, message: "Use modifyRecordZonesResultBlock instead")
+    @available(tvOS, deprecated: 15.0, message: "Use modifyRecordZonesResultBlock instead")
+    @available(watchOS, deprecated: 8.0, message: "Use modifyRecordZonesResultBlock instead")
+    public var modifyRecordZonesCompletionBlock: (([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void)? {
+        get { legacyModifyRecordZonesCompletionBlock }
+        set { legacyModifyRecordZonesCompletionBlock = newValue }
+    }
+    /// The storage of `modifyRecordZonesCompletionBlock`, which the operation reads without the deprecation.
+    var legacyModifyRecordZonesCompletionBlock: (([CKRecordZone]?, [CKRecordZone.ID]?, (any Error)?) -> Void)?
     /// An empty modify-zones operation.
     public override init() {
         super.init()
@@ -73,12 +81,13 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
             deliverCompletion(error: error)
         case .finished(nil):
             modifyRecordZonesResultBlock?(.success(()))
-            modifyRecordZonesCompletionBlock?(tally.saved, tally.deleted, tally.partialFailure(items: "record zones"))
+            legacyModifyRecordZonesCompletionBlock?(
+                tally.saved, tally.deleted, tally.partialFailure(items: "record zones"))
         }
     }
 
     override func deliverCompletion(error: CKError) {
         modifyRecordZonesResultBlock?(.failure(error))
-        modifyRecordZonesCompletionBlock?(nil, nil, error)
+        legacyModifyRecordZonesCompletionBlock?(nil, nil, error)
     }
 }

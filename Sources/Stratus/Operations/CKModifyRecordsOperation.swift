@@ -37,11 +37,28 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     /// per-item blocks).
     public var modifyRecordsResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Deprecated in CloudKit: called per saved record; ignored when `perRecordSaveBlock` is set.
-    public var perRecordCompletionBlock: ((CKRecord, (any Error)?) -> Void)?
+    @available(macOS, deprecated: 12.0, message: "Use perRecordSaveBlock instead")
+    @available(iOS, deprecated: 15.0, message: "Use perRecordSaveBlock instead")
+    @available(tvOS, deprecated: 15.0, message: "Use perRecordSaveBlock instead")
+    @available(watchOS, deprecated: 8.0, message: "Use perRecordSaveBlock instead")
+    public var perRecordCompletionBlock: ((CKRecord, (any Error)?) -> Void)? {
+        get { legacyPerRecordCompletionBlock }
+        set { legacyPerRecordCompletionBlock = newValue }
+    }
+    /// The storage of `perRecordCompletionBlock`, which the operation reads without the deprecation.
+    var legacyPerRecordCompletionBlock: ((CKRecord, (any Error)?) -> Void)?
     /// Deprecated in CloudKit: called once at the end with the saved records, the deleted IDs,
     /// and `partialFailure` when some items failed.
-    public var modifyRecordsCompletionBlock: (([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)?
-
+    @available(macOS, deprecated: 12.0, message: "Use modifyRecordsResultBlock instead")
+    @available(iOS, deprecated: 15.0, message: "Use modifyRecordsResultBlock instead")
+    @available(tvOS, deprecated: 15.0, message: "Use modifyRecordsResultBlock instead")
+    @available(watchOS, deprecated: 8.0, message: "Use modifyRecordsResultBlock instead")
+    public var modifyRecordsCompletionBlock: (([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)? {
+        get { legacyModifyRecordsCompletionBlock }
+        set { legacyModifyRecordsCompletionBlock = newValue }
+    }
+    /// The storage of `modifyRecordsCompletionBlock`, which the operation reads without the deprecation.
+    var legacyModifyRecordsCompletionBlock: (([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)?
     /// An empty modify operation.
     public override init() {
         super.init()
@@ -92,8 +109,8 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                 block(id, outcome)
             } else {
                 switch result {
-                case .success(let record): perRecordCompletionBlock?(record, nil)
-                case .failure(let error): if let record = records[id] { perRecordCompletionBlock?(record, error) }
+                case .success(let record): legacyPerRecordCompletionBlock?(record, nil)
+                case .failure(let error): if let record = records[id] { legacyPerRecordCompletionBlock?(record, error) }
                 }
             }
         case .deleted(let id, let result):
@@ -103,13 +120,13 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
             deliverCompletion(error: error)
         case .finished(nil):
             modifyRecordsResultBlock?(.success(()))
-            modifyRecordsCompletionBlock?(tally.saved, tally.deleted, tally.partialFailure(items: "records"))
+            legacyModifyRecordsCompletionBlock?(tally.saved, tally.deleted, tally.partialFailure(items: "records"))
         }
     }
 
     override func deliverCompletion(error: CKError) {
         modifyRecordsResultBlock?(.failure(error))
-        modifyRecordsCompletionBlock?(nil, nil, error)
+        legacyModifyRecordsCompletionBlock?(nil, nil, error)
     }
 }
 

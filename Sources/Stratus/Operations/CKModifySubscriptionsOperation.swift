@@ -23,8 +23,16 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
     /// Deprecated in CloudKit: called once at the end with the saved subscriptions, the deleted
     /// IDs, and `partialFailure` (per-subscription errors under `CKPartialErrorsByItemIDKey`)
     /// when some items failed.
-    public var modifySubscriptionsCompletionBlock: (([CKSubscription]?, [CKSubscription.ID]?, (any Error)?) -> Void)?
-
+    @available(macOS, deprecated: 12.0, message: "Use modifySubscriptionsResultBlock instead")
+    @available(iOS, deprecated: 15.0, message: "Use modifySubscriptionsResultBlock instead")
+    @available(tvOS, deprecated: 15.0, message: "Use modifySubscriptionsResultBlock instead")
+    @available(watchOS, deprecated: 8.0, message: "Use modifySubscriptionsResultBlock instead")
+    public var modifySubscriptionsCompletionBlock: (([CKSubscription]?, [CKSubscription.ID]?, (any Error)?) -> Void)? {
+        get { legacyModifySubscriptionsCompletionBlock }
+        set { legacyModifySubscriptionsCompletionBlock = newValue }
+    }
+    /// The storage of `modifySubscriptionsCompletionBlock`, which the operation reads without the deprecation.
+    var legacyModifySubscriptionsCompletionBlock: (([CKSubscription]?, [CKSubscription.ID]?, (any Error)?) -> Void)?
     /// An empty modify-subscriptions operation.
     public override init() {
         super.init()
@@ -74,13 +82,13 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
             deliverCompletion(error: error)
         case .finished(nil):
             modifySubscriptionsResultBlock?(.success(()))
-            modifySubscriptionsCompletionBlock?(
+            legacyModifySubscriptionsCompletionBlock?(
                 tally.saved, tally.deleted, tally.partialFailure(items: "subscriptions"))
         }
     }
 
     override func deliverCompletion(error: CKError) {
         modifySubscriptionsResultBlock?(.failure(error))
-        modifySubscriptionsCompletionBlock?(nil, nil, error)
+        legacyModifySubscriptionsCompletionBlock?(nil, nil, error)
     }
 }

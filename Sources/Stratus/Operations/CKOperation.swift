@@ -38,6 +38,50 @@ open class CKOperation: Operation, @unchecked Sendable {
         set { configuration.isLongLived = newValue }
     }
 
+    /// Whether the operation may use cellular data: the same as `configuration.allowsCellularAccess`, deprecated on Apple's platforms and
+    /// still declared there, as here.
+    @available(macOS, deprecated: 10.13, message: "Use CKOperationConfiguration")
+    @available(iOS, deprecated: 11.0, message: "Use CKOperationConfiguration")
+    @available(tvOS, deprecated: 11.0, message: "Use CKOperationConfiguration")
+    @available(watchOS, deprecated: 4.0, message: "Use CKOperationConfiguration")
+    public var allowsCellularAccess: Bool {
+        get { configuration.allowsCellularAccess }
+        set { configuration.allowsCellularAccess = newValue }
+    }
+
+    /// The container the operation runs against: the same as `configuration.container`, deprecated on Apple's platforms and
+    /// still declared there, as here.
+    @available(macOS, deprecated: 10.13, message: "Use CKOperationConfiguration")
+    @available(iOS, deprecated: 11.0, message: "Use CKOperationConfiguration")
+    @available(tvOS, deprecated: 11.0, message: "Use CKOperationConfiguration")
+    @available(watchOS, deprecated: 4.0, message: "Use CKOperationConfiguration")
+    public var container: CKContainer? {
+        get { configuration.container }
+        set { configuration.container = newValue }
+    }
+
+    /// Seconds a request may wait for data: the same as `configuration.timeoutIntervalForRequest`, deprecated on Apple's platforms and
+    /// still declared there, as here.
+    @available(macOS, deprecated: 10.13, message: "Use CKOperationConfiguration")
+    @available(iOS, deprecated: 11.0, message: "Use CKOperationConfiguration")
+    @available(tvOS, deprecated: 11.0, message: "Use CKOperationConfiguration")
+    @available(watchOS, deprecated: 4.0, message: "Use CKOperationConfiguration")
+    public var timeoutIntervalForRequest: TimeInterval {
+        get { configuration.timeoutIntervalForRequest }
+        set { configuration.timeoutIntervalForRequest = newValue }
+    }
+
+    /// Seconds the whole operation may take: the same as `configuration.timeoutIntervalForResource`, deprecated on Apple's platforms and
+    /// still declared there, as here.
+    @available(macOS, deprecated: 10.13, message: "Use CKOperationConfiguration")
+    @available(iOS, deprecated: 11.0, message: "Use CKOperationConfiguration")
+    @available(tvOS, deprecated: 11.0, message: "Use CKOperationConfiguration")
+    @available(watchOS, deprecated: 4.0, message: "Use CKOperationConfiguration")
+    public var timeoutIntervalForResource: TimeInterval {
+        get { configuration.timeoutIntervalForResource }
+        set { configuration.timeoutIntervalForResource = newValue }
+    }
+
     /// The operation's unique identifier, chosen by the system.
     public internal(set) var operationID: CKOperation.ID = UUID().uuidString
 

@@ -22,10 +22,27 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     /// Called once at the end with the cursor (`nil` when no more results) or the error.
     public var queryResultBlock: ((Result<Cursor?, any Error>) -> Void)?
     /// Deprecated in CloudKit: called per record; ignored when `recordMatchedBlock` is set.
-    public var recordFetchedBlock: ((CKRecord) -> Void)?
+    @available(macOS, deprecated: 12.0, message: "Use recordMatchedBlock instead")
+    @available(iOS, deprecated: 15.0, message: "Use recordMatchedBlock instead")
+    @available(tvOS, deprecated: 15.0, message: "Use recordMatchedBlock instead")
+    @available(watchOS, deprecated: 8.0, message: "Use recordMatchedBlock instead")
+    public var recordFetchedBlock: ((CKRecord) -> Void)? {
+        get { legacyRecordFetchedBlock }
+        set { legacyRecordFetchedBlock = newValue }
+    }
+    /// The storage of `recordFetchedBlock`, which the operation reads without the deprecation.
+    var legacyRecordFetchedBlock: ((CKRecord) -> Void)?
     /// Deprecated in CloudKit: called once at the end.
-    public var queryCompletionBlock: ((Cursor?, (any Error)?) -> Void)?
-
+    @available(macOS, deprecated: 12.0, message: "Use queryResultBlock instead")
+    @available(iOS, deprecated: 15.0, message: "Use queryResultBlock instead")
+    @available(tvOS, deprecated: 15.0, message: "Use queryResultBlock instead")
+    @available(watchOS, deprecated: 8.0, message: "Use queryResultBlock instead")
+    public var queryCompletionBlock: ((Cursor?, (any Error)?) -> Void)? {
+        get { legacyQueryCompletionBlock }
+        set { legacyQueryCompletionBlock = newValue }
+    }
+    /// The storage of `queryCompletionBlock`, which the operation reads without the deprecation.
+    var legacyQueryCompletionBlock: ((Cursor?, (any Error)?) -> Void)?
     /// An operation with no query.
     public override init() {
         super.init()
@@ -73,11 +90,11 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
             if let block = recordMatchedBlock {
                 block(record.recordID, .success(record))
             } else {
-                recordFetchedBlock?(record)
+                legacyRecordFetchedBlock?(record)
             }
         case .finished(.success(let next)):
             queryResultBlock?(.success(next))
-            queryCompletionBlock?(next, nil)
+            legacyQueryCompletionBlock?(next, nil)
         case .finished(.failure(let error)):
             deliverCompletion(error: error)
         }
@@ -85,6 +102,6 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
 
     override func deliverCompletion(error: CKError) {
         queryResultBlock?(.failure(error))
-        queryCompletionBlock?(nil, error)
+        legacyQueryCompletionBlock?(nil, error)
     }
 }

@@ -14,9 +14,14 @@ public final class CKRecordID: NSObject, NSSecureCoding, @unchecked Sendable {
     public let zoneID: CKRecordZone.ID
 
     /// A record ID; by default a new UUID name in the default zone.
-    public init(recordName: String = UUID().uuidString, zoneID: CKRecordZone.ID = .default) {
+    public init(recordName: String = UUID().uuidString, zoneID: CKRecordZone.ID = CKRecordZone.ID.default) {
         self.recordName = recordName
         self.zoneID = zoneID
+    }
+
+    /// A record ID named `recordName` in the default zone.
+    public convenience init(recordName: String) {
+        self.init(recordName: recordName, zoneID: CKRecordZone.ID.default)
     }
 
     public override func isEqual(_ object: Any?) -> Bool {

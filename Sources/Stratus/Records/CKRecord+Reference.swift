@@ -2,7 +2,7 @@ public import Foundation
 
 extension CKRecord {
     /// What happens to a record when the record its reference points at is deleted.
-    public enum ReferenceAction: UInt, Sendable {
+    public enum ReferenceAction: UInt, BitwiseCopyable, Sendable {
         /// Nothing: the reference keeps pointing at the deleted record's ID.
         case none = 0
         /// The referring record is deleted too (in a custom zone, in the same commit).
@@ -16,6 +16,9 @@ extension CKRecord {
 /// A reference from one record to another in the same zone (`CKRecord.Reference` in Swift); a
 /// top-level class so that `NSKeyedArchiver` can archive it on Linux.
 public final class CKReference: NSObject, NSSecureCoding, CKRecordValueProtocol, @unchecked Sendable {
+    /// What happens to the referring record when the target is deleted (Apple's nested name).
+    public typealias Action = CKRecord.ReferenceAction
+
     /// The ID of the record pointed at.
     public let recordID: CKRecord.ID
     /// What happens to the referring record when the target is deleted.

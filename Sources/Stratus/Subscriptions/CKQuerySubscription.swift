@@ -47,6 +47,10 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
     }
 
     /// A subscription with a new unique name (deprecated in CloudKit: name your subscriptions).
+    @available(macOS, deprecated: 10.12, message: "Use init(recordType:predicate:subscriptionID:options:) instead")
+    @available(iOS, deprecated: 10.0, message: "Use init(recordType:predicate:subscriptionID:options:) instead")
+    @available(tvOS, deprecated: 10.0, message: "Use init(recordType:predicate:subscriptionID:options:) instead")
+    @available(watchOS, deprecated: 3.0, message: "Use init(recordType:predicate:subscriptionID:options:) instead")
     public convenience init(
         recordType: CKRecord.RecordType, predicate: NSPredicate,
         options querySubscriptionOptions: CKQuerySubscription.Options = [

@@ -18,6 +18,10 @@ public final class CKRecordZoneSubscription: CKSubscription, @unchecked Sendable
     }
 
     /// A subscription with a new unique name (deprecated in CloudKit: name your subscriptions).
+    @available(macOS, deprecated: 10.12, message: "Use init(zoneID:subscriptionID:) instead")
+    @available(iOS, deprecated: 10.0, message: "Use init(zoneID:subscriptionID:) instead")
+    @available(tvOS, deprecated: 10.0, message: "Use init(zoneID:subscriptionID:) instead")
+    @available(watchOS, deprecated: 3.0, message: "Use init(zoneID:subscriptionID:) instead")
     public convenience init(zoneID: CKRecordZone.ID) {
         self.init(zoneID: zoneID, subscriptionID: UUID().uuidString)
     }
