@@ -92,6 +92,20 @@ struct ProviderTests {
         )
     }
 
+    /// sysfs refuses new directories, even to root (EPERM, or EROFS when mounted read-only).
+    @Test func sqliteDirectoryTheSystemRefusesIsNamedWithTheReason() throws {
+        let url = "sqlite:///sys/stratus-provider-test/deeper/x.sqlite"
+        let error = #expect(throws: BackendConfigurationError.self) {
+            try BackendRegistry([sqlite]).makeBackend(for: url)
+        }
+        let prefix =
+            "invalid location in '\(url)': cannot create the directory '/sys/stratus-provider-test/deeper': "
+            + "'/sys/stratus-provider-test': "
+        #expect(error?.message.hasPrefix(prefix) == true, "\(error?.message ?? "")")
+        #expect((error?.message.count ?? 0) > prefix.count)
+        #expect(!FileManager.default.fileExists(atPath: "/sys/stratus-provider-test"))
+    }
+
     @Test func sqliteOpensAndReopensAFile() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-provider-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

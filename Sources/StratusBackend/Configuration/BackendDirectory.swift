@@ -28,8 +28,9 @@ public enum BackendDirectory {
         for component in path.split(separator: "/") {
             prefix += component
             if let reason = makeOne(prefix) {
+                let part = prefix == path || reason.hasPrefix("'") ? "" : "'\(prefix)': "
                 throw BackendConfigurationError.invalidLocation(
-                    url, "cannot create the directory '\(path)': \(reason)")
+                    url, "cannot create the directory '\(path)': \(part)\(reason)")
             }
             prefix += "/"
         }
@@ -43,7 +44,7 @@ public enum BackendDirectory {
             return isDirectory(path) ? nil : "'\(path)' exists and is not a directory"
         }
         if isDirectory(path) { return nil }  // `..`, or a mount point mkdir refuses with EACCES
-        return "'\(path)': " + String(cString: strerror(error))
+        return String(cString: strerror(error))
     }
 
     /// Whether `path` is an existing directory (following symbolic links).
