@@ -14,7 +14,8 @@ let package = Package(
         .executable(name: "stratus-bench", targets: ["StratusBench"])
     ],
     dependencies: [
-        .package(name: "Stratus", path: "..")
+        .package(name: "Stratus", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // The C APIs of the raw baselines. The root's StratusCSQLite, StratusCLMDB and
@@ -50,6 +51,7 @@ let package = Package(
                 .product(name: "StratusInMemory", package: "Stratus"),
                 .product(name: "StratusLMDB", package: "Stratus"),
                 .product(name: "StratusPostgreSQL", package: "Stratus"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

@@ -9,9 +9,11 @@ struct StratusTool: AsyncParsableCommand {
         abstract: "CloudKit zones, records, queries, changes and tests on a Stratus backend.",
         discussion: """
             The backend is the configured one (STRATUS_BACKEND, the configuration file, or SQLite in \
-            ./.stratus/), or the one --backend names: sqlite:///path/store.sqlite, sqlite:relative/path, \
-            sqlite::memory:, memory:. See Docs/CLI.md and the StratusConfiguration documentation.
-            """,
+            ./.stratus/), or the one --backend names. See Docs/CLI.md and the StratusConfiguration documentation. \
+            Backends (`stratus config` lists their options):
+
+
+            """ + BackendHelp.schemes,
         version: "0.1.0",
         subcommands: [
             ZonesCommand.self, RecordsCommand.self, QueryCommand.self, ChangesCommand.self, ExportCommand.self,

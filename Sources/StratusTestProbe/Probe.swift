@@ -12,7 +12,7 @@ enum Probe {
     ]
 
     /// Opens the store `store` names: an `lmdb:` URL (options included, such as
-    /// `lmdb:///tmp/x?maxReaders=8`; the directory is created if its parent exists), or else
+    /// `lmdb:///tmp/x?maxReaders=8`; the directory and its missing parents are created), or else
     /// the path of a SQLite file.
     static func openStore(_ store: String) throws -> any DatabaseBackend {
         if store.hasPrefix("lmdb:") {

@@ -47,16 +47,6 @@ struct CLIUnitTests {
             GlobalOptions.hoisting(["--json", "records", "create", "--", "-x=1"])
                 == ["records", "create", "--json", "--", "-x=1"])
     }
-
-    @Test func parentsComeFirst() {
-        let parent = CKRecord(recordType: "T", recordID: CKRecord.ID(recordName: "p", zoneID: zone))
-        let child = CKRecord(recordType: "T", recordID: CKRecord.ID(recordName: "c", zoneID: zone))
-        child.setParent(parent)
-        let loop = CKRecord(recordType: "T", recordID: CKRecord.ID(recordName: "l", zoneID: zone))
-        loop.setParent(loop)
-        let ordered = RecordLines.parentsFirst([child, loop, parent])
-        #expect(ordered.map(\.recordID.recordName) == ["p", "c", "l"])
-    }
 }
 
 @Suite("stratus: conformance summary")

@@ -18,13 +18,15 @@ enum StratusExecutable {
         try BuiltExecutable.url(named: "stratus")
     }
 
-    /// Runs `stratus arguments…` in `directory` with `environment` (only these variables, plus
-    /// `PATH` and `HOME`), feeding `input` to standard input, and waits for it to exit.
+    /// Runs `stratus arguments…` (or `executable arguments…`) in `directory` with
+    /// `environment` (only these variables, plus `PATH` and `HOME`), feeding `input` to
+    /// standard input, and waits for it to exit.
     static func run(
-        _ arguments: [String], in directory: URL, environment: [String: String] = [:], input: String? = nil
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:], input: String? = nil,
+        executable: String? = nil
     ) async throws -> Outcome {
         let process = Process()
-        process.executableURL = try url()
+        process.executableURL = try executable.map { URL(fileURLWithPath: $0) } ?? url()
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var variables = environment

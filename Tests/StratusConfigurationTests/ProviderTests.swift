@@ -65,14 +65,45 @@ struct ProviderTests {
         #expect(error?.message.hasSuffix(end) == true, "\(error?.message ?? "")")
     }
 
-    @Test func sqliteMissingDirectoryIsNamed() throws {
+    @Test func sqliteCreatesMissingDirectories() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-provider-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.path + "/data/deeper/store.sqlite"
+        let backend = try BackendRegistry([sqlite]).makeBackend(for: "sqlite://" + path)
+        try backend.write { try $0.set([1], [42]) }
+        try backend.close()
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func sqliteDirectoryThatCannotBeCreatedIsNamed() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-provider-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.path + "/data"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        let url = "sqlite://\(file)/sub/x.sqlite"
         let error = #expect(throws: BackendConfigurationError.self) {
-            try BackendRegistry([sqlite]).makeBackend(for: "sqlite:///no/such/dir/x.sqlite")
+            try BackendRegistry([sqlite]).makeBackend(for: url)
         }
+        #expect(error?.code == .invalidLocation)
         #expect(
             error?.message
-                == "invalid location in 'sqlite:///no/such/dir/x.sqlite': directory '/no/such/dir' does not exist (Stratus creates the file, not its directory)"
+                == "invalid location in '\(url)': cannot create the directory '\(file)/sub': '\(file)' exists and is not a directory"
         )
+    }
+
+    /// sysfs refuses new directories, even to root (EPERM, or EROFS when mounted read-only).
+    @Test func sqliteDirectoryTheSystemRefusesIsNamedWithTheReason() throws {
+        let url = "sqlite:///sys/stratus-provider-test/deeper/x.sqlite"
+        let error = #expect(throws: BackendConfigurationError.self) {
+            try BackendRegistry([sqlite]).makeBackend(for: url)
+        }
+        let prefix =
+            "invalid location in '\(url)': cannot create the directory '/sys/stratus-provider-test/deeper': "
+            + "'/sys/stratus-provider-test': "
+        #expect(error?.message.hasPrefix(prefix) == true, "\(error?.message ?? "")")
+        #expect((error?.message.count ?? 0) > prefix.count)
+        #expect(!FileManager.default.fileExists(atPath: "/sys/stratus-provider-test"))
     }
 
     @Test func sqliteOpensAndReopensAFile() throws {

@@ -1,13 +1,5 @@
 public import StratusBackend
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Makes ``LMDBBackend``s from `lmdb:` URLs.
 ///
 /// | URL | Store |
@@ -20,7 +12,7 @@ public import StratusBackend
 /// `durability=full|nometasync|nosync` (default `full`; the others are unsafe on power loss) and
 /// `releaseMappedPages` (a size such as `32MiB`, the default, or `0` for never: see
 /// ``LMDBBackend/Configuration/releaseMappedPagesEvery``).
-/// The directory is created if its parent exists.
+/// The directory is created if it does not exist, and so are its missing parents.
 ///
 /// ```swift
 /// BackendRegistry.shared.register(LMDBBackendProvider())
@@ -81,16 +73,14 @@ public struct LMDBBackendProvider: BackendProvider {
             releaseMappedPagesEvery: try size("releaseMappedPages", in: url, default: 32 << 20, zeroMeans: "never"))
     }
 
-    /// Opens the environment `url` names, creating its directory if the parent exists.
+    /// Opens the environment `url` names, creating its directory and the directory's missing
+    /// parents.
     ///
-    /// - Throws: ``BackendConfigurationError`` for a bad URL or a missing parent directory;
-    ///   `BackendError` when LMDB cannot open the environment.
+    /// - Throws: ``BackendConfigurationError`` for a bad URL or a directory that cannot be
+    ///   created (naming it and why); `BackendError` when LMDB cannot open the environment.
     public func makeBackend(for url: BackendURL) throws -> any DatabaseBackend {
         let configuration = try configuration(for: url)
-        if mkdir(configuration.path, 0o755) != 0 && errno != EEXIST {
-            throw BackendConfigurationError.invalidLocation(
-                url, "cannot create the directory '\(configuration.path)' (does its parent exist?)")
-        }
+        try BackendDirectory.create(configuration.path, for: url)
         return try LMDBBackend(configuration: configuration)
     }
 

@@ -10,7 +10,8 @@ public import StratusBackend
 ///
 /// Options (query parameters): `durability=full|normal` (default `full`),
 /// `busyTimeout=<duration>` such as `500ms` or `5s` (default `5s`), and `readers=<1…64>`
-/// (default 4). The file's directory must exist; the file is created if it does not.
+/// (default 4). The file is created if it does not exist, and so are its directory and the
+/// directory's missing parents.
 ///
 /// ```swift
 /// BackendRegistry.shared.register(SQLiteBackendProvider())
@@ -60,18 +61,14 @@ public struct SQLiteBackendProvider: BackendProvider {
             location: try location(of: url), durability: durability, busyTimeout: busyTimeout, readerCount: readers)
     }
 
-    /// Opens the store `url` names.
+    /// Opens the store `url` names, creating the file's directory and its missing parents.
     ///
-    /// - Throws: ``BackendConfigurationError`` for a bad URL or a directory that does not
-    ///   exist; `BackendError` when SQLite cannot open the file.
+    /// - Throws: ``BackendConfigurationError`` for a bad URL or a directory that cannot be
+    ///   created (naming it and why); `BackendError` when SQLite cannot open the file.
     public func makeBackend(for url: BackendURL) throws -> any DatabaseBackend {
         let configuration = try configuration(for: url)
         if case .file(let path) = configuration.location {
-            let directory = FileSystem.directory(of: path)
-            guard FileSystem.isDirectory(directory) else {
-                throw BackendConfigurationError.invalidLocation(
-                    url, "directory '\(directory)' does not exist (Stratus creates the file, not its directory)")
-            }
+            try BackendDirectory.create(FileSystem.directory(of: path), for: url)
         }
         return try SQLiteBackend(configuration: configuration)
     }

@@ -47,13 +47,6 @@ enum FileSystem {
         return directory.isEmpty ? "/" : directory
     }
 
-    /// Whether `path` is an existing directory.
-    static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return false }
-        return (info.st_mode & S_IFMT) == S_IFDIR
-    }
-
     /// Creates a new, empty directory named `prefix` and six random characters under
     /// `$TMPDIR` (or `/tmp`), and returns its path.
     static func makeTemporaryDirectory(prefix: String) throws -> String {

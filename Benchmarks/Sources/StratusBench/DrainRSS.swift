@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Stratus
 
@@ -9,17 +10,43 @@ import Stratus
 /// server of `STRATUS_BENCH_POSTGRES_URL`, which the parent sets to its own server). Either way it then resets its peak
 /// resident size, drains the zone through `CKFetchRecordZoneChangesOperation`, and prints one
 /// JSON ``DrainRSSResult`` on standard output.
+struct DrainRSSCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drain-rss",
+        abstract: "Peak memory of one drain, in a process of its own (run by the benchmark itself).",
+        discussion: """
+            Drains the zone --zone of the store --store (both, or neither: then it builds a zone of \
+            <records> records in a new store first), after resetting the peak resident size, and prints \
+            one JSON line: the resident size before, the peak, the file-backed size after.
+            """)
+
+    @Argument(help: "The backend.")
+    var backend: BackendName
+
+    @Argument(help: "How many records the zone holds.")
+    var records: Int
+
+    @Option(help: ArgumentHelp("The parent's store (a path or a URL).", valueName: "path"))
+    var store: String?
+
+    @Option(help: ArgumentHelp("The zone of --store to drain.", valueName: "name"))
+    var zone: String?
+
+    func validate() throws {
+        guard records > 0 else { throw ValidationError("<records> must be positive") }
+        guard (store == nil) == (zone == nil) else { throw ValidationError("give --store and --zone together") }
+    }
+
+    func run() throws {
+        try DrainRSSChild.run(backend.target, records: records, store: store, zone: zone)
+    }
+}
+
+/// The child's work.
 enum DrainRSSChild {
-    /// Runs the child command with the arguments after `drain-rss`.
-    static func main(_ arguments: [String]) throws {
-        guard arguments.count >= 2, let target = BenchmarkTargets.named(arguments[0]), let records = Int(arguments[1])
-        else {
-            throw BenchmarkFailure("usage: stratus-bench drain-rss <backend> <records> [--store PATH --zone NAME]")
-        }
-        let options = Dictionary(
-            stride(from: 2, to: arguments.count - 1, by: 2).map { (arguments[$0], arguments[$0 + 1]) },
-            uniquingKeysWith: { _, last in last })
-        if let path = options["--store"], let zone = options["--zone"] {
+    /// Drains `zone` of `store`, or a zone of `records` records it builds when `store` is `nil`.
+    static func run(_ target: any BenchmarkTarget, records: Int, store path: String?, zone: String?) throws {
+        if let path, let zone {
             let store = BenchmarkStore(backend: try target.openStore(at: path), location: path)
             defer { try? store.backend.close() }
             try measure(records, zone: CKRecordZone.ID(zoneName: zone), of: store, build: false)

@@ -1,32 +1,43 @@
+import ArgumentParser
 import Foundation
 import Stratus
 
-/// `stratus-bench profile <backend> [saves|drain] [--records N] [--rounds N]`: only the
+/// `stratus-bench profile <backend> saves|drain [--records N] [--rounds N]`: only the
 /// CloudKit-level saves or drains, repeated, so that a profiler (`perf record`) sees one phase.
 /// `saves` saves `rounds` × `records` records in batches of 400 into new zones; `drain` saves
 /// `records` once, then drains them `rounds` times. Prints each round's rate.
-enum ProfileCommand {
-    /// Runs the command with the arguments after `profile`.
-    static func main(_ arguments: [String]) throws {
-        let usage = "usage: stratus-bench profile <backend> saves|drain [--records N] [--rounds N]"
-        guard arguments.count >= 2, let target = BenchmarkTargets.named(arguments[0]) else {
-            throw BenchmarkFailure(usage)
-        }
-        let phase = arguments[1]
-        guard phase == "saves" || phase == "drain" else { throw BenchmarkFailure(usage) }
-        var records = 100_000
-        var rounds = 5
-        var remaining = arguments.dropFirst(2)
-        while let option = remaining.popFirst() {
-            guard let text = remaining.popFirst(), let number = Int(text), number > 0 else {
-                throw BenchmarkFailure("profile: \(option) needs a positive number\n\(usage)")
-            }
-            switch option {
-            case "--records": records = number
-            case "--rounds": rounds = number
-            default: throw BenchmarkFailure("profile: unknown option \(option)\n\(usage)")
-            }
-        }
+struct ProfileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile",
+        abstract: "Repeat only the saves or only the drain, for a profiler (perf record).",
+        discussion: """
+            saves: saves --rounds × --records records in batches of 400, each round into a new zone. \
+            drain: saves --records records once, then drains them --rounds times. Prints each round's rate.
+            """)
+
+    /// The phase to repeat.
+    enum Phase: String, ExpressibleByArgument, CaseIterable {
+        case saves, drain
+    }
+
+    @Argument(help: "The backend.")
+    var backend: BackendName
+
+    @Argument(help: "The phase to repeat.")
+    var phase: Phase
+
+    @Option(help: "Records saved per round (saves) or saved once (drain).")
+    var records = 100_000
+
+    @Option(help: "How many rounds.")
+    var rounds = 5
+
+    func validate() throws {
+        guard records > 0, rounds > 0 else { throw ValidationError("--records and --rounds must be positive") }
+    }
+
+    func run() throws {
+        let target = backend.target
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "stratus-bench-profile-\(UUID().uuidString)"
         ).path
@@ -36,7 +47,7 @@ enum ProfileCommand {
             let store = try target.makeStore(in: directory)
             defer { try? store.backend.close() }
             let workload = Workload(store: store)
-            if phase == "saves" {
+            if phase == .saves {
                 for round in 0..<rounds {
                     let zoneID = try workload.makeZone("profile-\(round)")
                     let timing = try workload.save(

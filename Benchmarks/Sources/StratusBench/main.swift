@@ -63,18 +63,4 @@ LoggingSystem.bootstrap { label in
     return handler
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-do {
-    if arguments.first == "drain-rss" {
-        try DrainRSSChild.main(Array(arguments.dropFirst()))
-    } else if arguments.first == "profile" {
-        try ProfileCommand.main(Array(arguments.dropFirst()))
-    } else if arguments.first == "replay" {
-        try ReplayCommand.main(Array(arguments.dropFirst()))
-    } else {
-        try runBenchmarks(try Options(arguments))
-    }
-} catch {
-    FileHandle.standardError.write(Data("stratus-bench: \(error)\n".utf8))
-    exit(1)
-}
+BenchCommand.main()

@@ -9,11 +9,14 @@ struct ConformanceCommand: AsyncParsableCommand {
         commandName: "conformance", abstract: "Run the conformance suite against a backend.",
         discussion: """
             Every case of StratusConformance runs on fresh storage of the kind --backend names (the \
-            configured backend by default): a new temporary file for sqlite:///…, a new store for \
-            memory:, with the URL's options. Progress goes to standard error (a bar on a terminal, one \
-            line a case otherwise), the summary to standard output. The exit status is 1 if any case \
-            fails.
-            """)
+            configured backend by default): a new temporary file for sqlite:, a new directory for \
+            lmdb:, a new schema for postgresql:, a new store for memory:, with the URL's options. \
+            Progress goes to standard error (a bar on a terminal, one line a case otherwise), the \
+            summary to standard output. The exit status is 1 if any case fails. Backends (the URL's \
+            location is not touched; its options are used):
+
+
+            """ + BackendHelp.schemes)
 
     @OptionGroup var options: GlobalOptions
 

@@ -9,8 +9,10 @@ struct ExportCommand: AsyncParsableCommand {
         discussion: """
             One record per line, in CKRecord's Codable form: {"recordName", "recordType", "zoneName", \
             "fields": {"name": {"type", "value"}}, …}. Every value keeps its exact type (Int vs Int64 vs \
-            Double, dates to the microsecond), so `stratus import` brings the same records back. Asset \
-            fields refer to content in this store; their files are not exported.
+            Double, dates to the microsecond), so `stratus import` brings the same records back. Records \
+            come in the order of the zone's changes, so a child may come before its parent. Asset fields \
+            refer to content in this store; their files are not exported. The summary goes to standard \
+            error (as JSON with --json).
             """)
 
     @OptionGroup var options: GlobalOptions
@@ -28,22 +30,28 @@ struct ExportCommand: AsyncParsableCommand {
         } else {
             handle = FileHandle.standardOutput
         }
+        let progress = TransferProgress(verb: "exported")
         let count = try await Session.with(options) { session in
-            try await Self.export(zone.zoneID, of: session.database, to: handle)
+            try await Self.export(zone.zoneID, of: session.database, to: handle, progress: progress)
         }
         if output != nil { try handle.close() }
-        Output.status("exported \(count) record\(count == 1 ? "" : "s") from zone \(zone.zone)\n")
+        progress.finish()
+        let summary = TransferSummary(verb: "exported", records: count, zone: zone.zone, seconds: progress.seconds)
+        Output.status((options.json ? try Output.jsonLine(summary) : summary.text) + "\n")
     }
 
     /// Writes every record of `zoneID` to `handle`, one JSON line each, as the zone's changes
     /// arrive, and returns how many.
-    static func export(_ zoneID: CKRecordZone.ID, of database: CKDatabase, to handle: FileHandle) async throws -> Int {
+    static func export(
+        _ zoneID: CKRecordZone.ID, of database: CKDatabase, to handle: FileHandle, progress: TransferProgress
+    ) async throws -> Int {
         let operation = CKFetchRecordZoneChangesOperation(
             recordZoneIDs: [zoneID], configurationsByRecordZoneID: [zoneID: .init(previousServerChangeToken: nil)])
         operation.fetchAllChanges = true
         let state = ExportState()
         operation.recordWasChangedBlock = { _, result in
             state.write(result.map { record in (try? RecordText.json(record)) ?? "" }, to: handle)
+            progress.update(records: state.count)
         }
         operation.recordZoneFetchResultBlock = { _, result in
             if case .failure(let error) = result { state.fail(error) }

@@ -9,8 +9,10 @@ struct ImportCommand: AsyncParsableCommand {
         discussion: """
             Each record keeps its name, type, fields (with their exact types) and parent; the zone is \
             --zone's, created if it does not exist, and references to records of the exported zone are \
-            moved along. Records are saved with the allKeys policy, so importing twice changes nothing \
-            but the change tags. Parents are saved before their children.
+            moved along. The input is read as it comes and saved in requests of up to 400 records with \
+            the allKeys policy, so importing twice changes nothing but the change tags. A record whose \
+            parent is not saved yet waits until its parent is (at most 100,000 records wait). A line that \
+            is not a record stops the import at once; the records saved before it stay.
             """)
 
     @OptionGroup var options: GlobalOptions
@@ -19,25 +21,58 @@ struct ImportCommand: AsyncParsableCommand {
     var input: String?
 
     func run() async throws {
-        let data: Data
-        if let input {
-            guard let contents = FileManager.default.contents(atPath: input) else {
-                throw CLIError("cannot read '\(input)'", exitCode: CLIError.noInput)
-            }
-            data = contents
-        } else {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        }
-        let records = try RecordLines.decode(data, into: zone.zoneID)
+        let lines = try InputLines(path: input)
+        let progress = TransferProgress(verb: "imported")
         let saved = try await Session.with(options) { session in
-            try await Self.ensureZone(zone.zoneID, in: session.database)
-            return try await Self.save(RecordLines.parentsFirst(records), to: session.database)
+            try await Self.run(lines, into: zone.zoneID, of: session.database, progress: progress)
         }
+        progress.finish()
+        let summary = TransferSummary(verb: "imported", records: saved, zone: zone.zone, seconds: progress.seconds)
         if options.json {
-            try Output.json(["imported": saved])
+            try Output.json(summary)
         } else {
-            Output.line("imported \(saved) record\(saved == 1 ? "" : "s") into zone \(zone.zone)")
+            Output.line(summary.text)
         }
+    }
+
+    /// Reads, decodes and saves `lines` into `zoneID`, a request at a time, decoding the next
+    /// request's lines while the previous one is saved; returns how many records were saved.
+    static func run(
+        _ lines: InputLines, into zoneID: CKRecordZone.ID, of database: CKDatabase, progress: TransferProgress
+    ) async throws -> Int {
+        let importer = RecordImporter(database: database)
+        var decoding = decodeTask(try lines.next(RecordImporter.requestSize), into: zoneID)
+        var zoneReady = false
+        while let task = decoding {
+            let records: [CKRecord]
+            do {
+                records = try await task.value
+            } catch let error as CLIError {
+                throw CLIError(
+                    error.message + "; " + RecordImporter.imported(importer.saved, before: "before it"),
+                    exitCode: error.exitCode)
+            }
+            decoding = decodeTask(try lines.next(RecordImporter.requestSize), into: zoneID)
+            if !zoneReady {
+                try await ensureZone(zoneID, in: database)
+                zoneReady = true
+            }
+            try await importer.save(records)
+            progress.update(
+                records: importer.saved, fraction: lines.size.map { Double(lines.bytesRead) / Double(max(1, $0)) })
+        }
+        try await importer.finish()
+        if importer.failed > 0 {
+            let total = importer.saved + importer.failed
+            throw CLIError("\(importer.failed) of \(total) records were not imported (\(importer.saved) were)")
+        }
+        return importer.saved
+    }
+
+    /// A task decoding `lines`, or `nil` when there are none.
+    private static func decodeTask(_ lines: [InputLine], into zoneID: CKRecordZone.ID) -> Task<[CKRecord], any Error>? {
+        guard !lines.isEmpty else { return nil }
+        return Task { try RecordLines(into: zoneID).decode(lines) }
     }
 
     /// Creates `zoneID` unless it exists (the default zone always does).
@@ -49,32 +84,5 @@ struct ImportCommand: AsyncParsableCommand {
             _ = try await database.save(CKRecordZone(zoneID: zoneID))
             Output.status("created zone \(zoneID.zoneName)\n")
         }
-    }
-
-    /// Saves `records` in batches of 400 (CloudKit's limit per request) and returns how many
-    /// were saved; reports every failure and throws if there was one.
-    static func save(_ records: [CKRecord], to database: CKDatabase) async throws -> Int {
-        var saved = 0
-        var failures = 0
-        var start = 0
-        while start < records.count {
-            let batch = Array(records[start..<min(start + 400, records.count)])
-            let results = try await database.modifyRecords(
-                saving: batch, deleting: [], savePolicy: .allKeys, atomically: false)
-            for record in batch {
-                switch results.saveResults[record.recordID] {
-                case .success: saved += 1
-                case .failure(let error):
-                    failures += 1
-                    Output.error("record '\(record.recordID.recordName)': \(CLIError.describe(error))")
-                case nil: break
-                }
-            }
-            start += batch.count
-        }
-        if failures > 0 {
-            throw CLIError("\(failures) of \(records.count) records were not imported (\(saved) were)")
-        }
-        return saved
     }
 }

@@ -19,13 +19,10 @@ final class ConformanceProgress {
         done += 1
         if result.failure != nil { failed += 1 }
         if bar {
-            let width = 30
-            let filled = total == 0 ? width : done * width / total
-            let line =
-                "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
-                + "\(done)/\(total)" + (failed > 0 ? "  \(failed) failed" : "") + "  \(result.id)"
-            // \r returns to the start of the line; ESC[K clears what a longer line left.
-            Output.status("\r" + line.prefix(120) + "\u{1B}[K")
+            let fraction = total == 0 ? 1 : Double(done) / Double(total)
+            ProgressLine.draw(
+                ProgressLine.bar(fraction) + " \(done)/\(total)" + (failed > 0 ? "  \(failed) failed" : "")
+                    + "  \(result.id)")
         } else {
             let status = result.failure == nil ? "ok  " : "FAIL"
             let count = String(done).leftPadded(to: String(total).count)
@@ -36,7 +33,7 @@ final class ConformanceProgress {
 
     /// Ends the bar's line.
     func finish() {
-        if bar { Output.status("\r\u{1B}[K") }
+        if bar { ProgressLine.clear() }
     }
 }
 
