@@ -89,3 +89,28 @@ struct ClientArchivingTests {
         }
     }
 }
+
+/// Copies, as apps make them before changing a query or keeping an ID.
+@Suite("Client patterns: copies")
+struct ClientCopyTests {
+    @Test func copiesAreEqualAndIndependent() throws {
+        let query = CKQuery(recordType: "Note", predicate: NSPredicate(value: true))
+        query.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: true)]
+        let copy = try #require(query.copy() as? CKQuery)
+        copy.sortDescriptors = nil
+        #expect(query.sortDescriptors?.count == 1)
+        #expect(copy.recordType == "Note")
+
+        let zoneID = CKRecordZone.ID(zoneName: "Notes", ownerName: CKCurrentUserDefaultName)
+        #expect(zoneID.copy() as? CKRecordZone.ID == zoneID)
+        let recordID = CKRecord.ID(recordName: "a", zoneID: zoneID)
+        #expect(recordID.copy() as? CKRecord.ID == recordID)
+        let reference = CKRecord.Reference(recordID: recordID, action: .deleteSelf)
+        #expect((reference.copy() as? CKRecord.Reference)?.action == .deleteSelf)
+        let zone = CKRecordZone(zoneID: zoneID)
+        let zoneCopy = try #require(zone.copy() as? CKRecordZone)
+        zoneCopy.encryptionScope = .perZone
+        #expect(zone.encryptionScope == .perRecord)
+        #expect(zoneCopy.zoneID == zoneID && zoneCopy.capabilities == zone.capabilities)
+    }
+}

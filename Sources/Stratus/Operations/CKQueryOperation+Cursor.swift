@@ -8,7 +8,7 @@ extension CKQueryOperation {
 /// Where a query's results continue (`CKQueryOperation.Cursor` in Swift). Pass it to a new
 /// `CKQueryOperation(cursor:)`; the continuation stays in the original query's zone and ignores
 /// any new `query`/`zoneID`. A top-level class so that `NSKeyedArchiver` can archive it on Linux.
-public final class CKQueryCursor: NSObject, NSSecureCoding, @unchecked Sendable {
+public final class CKQueryCursor: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     /// The authenticated position (decision 0003).
     let data: Data
     /// The original query.
@@ -45,4 +45,9 @@ public final class CKQueryCursor: NSObject, NSSecureCoding, @unchecked Sendable 
         self.zoneID =
             coder.containsValue(forKey: "ZoneID") ? coder.decodeObject(of: CKRecordZone.ID.self, forKey: "ZoneID") : nil
     }
+}
+
+extension CKQueryCursor {
+    /// The same object: it is immutable, so a copy is indistinguishable from it.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 }

@@ -2,7 +2,7 @@ public import Foundation
 import StratusPredicate
 
 /// A query: a record type, a predicate from CloudKit's subset, and sort descriptors.
-public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
+public final class CKQuery: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     /// The type of the records to match.
     public let recordType: CKRecord.RecordType
     /// Which records match. Use `NSPredicate(format:)` or `NSPredicate(value: true)`.
@@ -58,5 +58,15 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
             }
             return key
         }
+    }
+}
+
+extension CKQuery {
+    /// A new query with the same record type, predicate and sort descriptors; changing the
+    /// copy's sort descriptors leaves this query as it is.
+    public func copy(with zone: NSZone? = nil) -> Any {
+        let copy = CKQuery(recordType: recordType, predicate: predicate)
+        copy.sortDescriptors = sortDescriptors
+        return copy
     }
 }

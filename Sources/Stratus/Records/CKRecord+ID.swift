@@ -7,7 +7,7 @@ extension CKRecord {
 
 /// A record's identity: its name and its zone (`CKRecord.ID` in Swift); a top-level class so
 /// that `NSKeyedArchiver` can archive it on Linux.
-public final class CKRecordID: NSObject, NSSecureCoding, @unchecked Sendable {
+public final class CKRecordID: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     /// The record's name.
     public let recordName: String
     /// The record's zone.
@@ -59,4 +59,9 @@ public final class CKRecordID: NSObject, NSSecureCoding, @unchecked Sendable {
         self.recordName = recordName as String
         self.zoneID = zoneID
     }
+}
+
+extension CKRecordID {
+    /// The same object: it is immutable, so a copy is indistinguishable from it.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 }

@@ -15,7 +15,7 @@ extension CKRecord {
 
 /// A reference from one record to another in the same zone (`CKRecord.Reference` in Swift); a
 /// top-level class so that `NSKeyedArchiver` can archive it on Linux.
-public final class CKReference: NSObject, NSSecureCoding, CKRecordValueProtocol, @unchecked Sendable {
+public final class CKReference: NSObject, NSCopying, NSSecureCoding, CKRecordValueProtocol, @unchecked Sendable {
     /// What happens to the referring record when the target is deleted (Apple's nested name).
     public typealias Action = CKRecord.ReferenceAction
 
@@ -63,4 +63,9 @@ public final class CKReference: NSObject, NSSecureCoding, CKRecordValueProtocol,
         self.recordID = recordID
         self.action = CKRecord.ReferenceAction(rawValue: UInt(coder.decodeInt64(forKey: "Action"))) ?? .none
     }
+}
+
+extension CKReference {
+    /// The same object: it is immutable, so a copy is indistinguishable from it.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 }

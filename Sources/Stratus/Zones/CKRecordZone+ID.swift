@@ -12,7 +12,7 @@ extension CKRecordZone {
 ///
 /// The class is top-level, as in CloudKit's Objective-C API, because swift-corelibs-foundation's
 /// `NSKeyedArchiver` archives only top-level classes.
-public final class CKRecordZoneID: NSObject, NSSecureCoding, @unchecked Sendable {
+public final class CKRecordZoneID: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     /// The name of the default zone: `_defaultZone`.
     public static let defaultZoneName = "_defaultZone"
     /// The default zone of the current user.
@@ -69,4 +69,9 @@ public final class CKRecordZoneID: NSObject, NSSecureCoding, @unchecked Sendable
         self.zoneName = zoneName as String
         self.ownerName = ownerName as String
     }
+}
+
+extension CKRecordZoneID {
+    /// The same object: it is immutable, so a copy is indistinguishable from it.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 }

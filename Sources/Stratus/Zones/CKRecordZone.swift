@@ -1,7 +1,7 @@
 public import Foundation
 
 /// A zone: a named group of records in a database, the unit of change tracking and atomicity.
-public final class CKRecordZone: NSObject, NSSecureCoding, @unchecked Sendable {
+public final class CKRecordZone: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     /// What a zone supports.
     public struct Capabilities: OptionSet, Sendable, Hashable {
         /// The raw value.
@@ -86,5 +86,16 @@ public final class CKRecordZone: NSObject, NSSecureCoding, @unchecked Sendable {
         self.capabilities = Capabilities(rawValue: UInt(coder.decodeInt64(forKey: "Capabilities")))
         self.encryptionScope =
             EncryptionScope(rawValue: Int(coder.decodeInt64(forKey: "EncryptionScope"))) ?? .perRecord
+    }
+}
+
+extension CKRecordZone {
+    /// A new zone object with the same ID, capabilities, encryption scope and share.
+    public func copy(with zone: NSZone? = nil) -> Any {
+        let copy = CKRecordZone(zoneID: zoneID)
+        copy.capabilities = capabilities
+        copy.encryptionScope = encryptionScope
+        copy.share = share
+        return copy
     }
 }
