@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "StratusPostgreSQL", targets: ["StratusPostgreSQL"]),
         .library(name: "StratusConfiguration", targets: ["StratusConfiguration"]),
         .executable(name: "stratus", targets: ["StratusCLI"]),
+        .library(name: "StratusServer", targets: ["StratusServer"]),
+        .executable(name: "stratusd", targets: ["stratusd"]),
     ],
     dependencies: [
         // Configuration files and environment overrides (JSON provider: the default trait only).
@@ -30,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // `swift package generate-documentation`: the DocC catalogs (scripts/docs.sh).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // stratusd's HTTP server (graceful shutdown through swift-service-lifecycle).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // The SPI: the only module a backend imports.
@@ -115,6 +119,23 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // stratusd: CloudKit Web Services over the engine (decision 0012), and its executable.
+        .target(
+            name: "StratusServer",
+            dependencies: [
+                "Stratus", "StratusBackend",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "stratusd",
+            dependencies: [
+                "StratusServer", "StratusBackend", "StratusConfiguration", "StratusPostgreSQL",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Tests.
         .target(
             name: "StratusTestSupport",
@@ -185,6 +206,12 @@ let package = Package(
         .testTarget(
             name: "StratusClientPatternsTests",
             dependencies: ["Stratus", "StratusBackend", "StratusConfiguration", "StratusPostgreSQL"],
+            swiftSettings: strictSettings
+        ),
+        // Starts the built `stratusd` on loopback and talks HTTP to it.
+        .testTarget(
+            name: "StratusServerTests",
+            dependencies: ["stratusd", "StratusTestSupport"],
             swiftSettings: strictSettings
         ),
         // The API check: Stratus's symbol graph against Apple's declarations (Tests/APICheck).

@@ -1,0 +1,40 @@
+import Hummingbird
+import Logging
+import NIOCore
+
+/// One info line per request: method, path (never the query, which may carry a token),
+/// status, duration and the request ID.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        let start = ContinuousClock.now
+        let status: HTTPResponse.Status
+        do {
+            let response = try await next(request, context)
+            status = response.status
+            log(request, context, status: status, since: start)
+            return response
+        } catch let error as any HTTPResponseError {
+            log(request, context, status: error.status, since: start)
+            throw error
+        } catch {
+            log(request, context, status: .internalServerError, since: start)
+            throw error
+        }
+    }
+
+    private func log(
+        _ request: Request, _ context: Context, status: HTTPResponse.Status, since start: ContinuousClock.Instant
+    ) {
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        context.logger.info(
+            "request",
+            metadata: [
+                "stratus.http.method": "\(request.method)", "stratus.http.path": "\(request.uri.path)",
+                "stratus.http.status": "\(status.code)", "stratus.duration_ms": "\(milliseconds)",
+                "stratus.request.id": "\(context.id)",
+            ])
+    }
+}

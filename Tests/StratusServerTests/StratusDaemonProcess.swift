@@ -1,0 +1,71 @@
+import Foundation
+import StratusTestSupport
+
+/// A `stratusd` started by a test on loopback, on a free port and a store of its own, stopped
+/// (SIGTERM) when the test is done.
+final class StratusDaemonProcess: @unchecked Sendable {
+    let process = Process()
+    let baseURL: URL
+    let directory: TemporaryDirectory
+    private let output: URL
+    private let errors: URL
+
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts `stratusd --port 0` in a new temporary directory (so its default store is
+    /// `.stratus/` there) with `arguments`, and waits for its "listening" line.
+    init(arguments: [String] = [], environment: [String: String] = [:]) throws {
+        directory = try TemporaryDirectory(prefix: "stratusd")
+        output = directory.appending("stdout")
+        errors = directory.appending("stderr")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.executableURL = try BuiltExecutable.url(named: "stratusd")
+        process.arguments = ["--port", "0"] + arguments
+        process.currentDirectoryURL = directory.url
+        var variables = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        variables.merge(environment) { $1 }
+        process.environment = variables
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        baseURL = try Self.waitForListening(output, process: process, errors: errors)
+    }
+
+    /// What the server wrote on standard output and standard error so far.
+    var standardOutput: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+    var standardError: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
+
+    private static func waitForListening(_ output: URL, process: Process, errors: URL) throws -> URL {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("stratusd listening on ") }),
+                let address = line.split(separator: " ").dropFirst(3).first, let url = URL(string: String(address))
+            {
+                return url
+            }
+            guard process.isRunning else { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        throw StartFailure(description: "stratusd did not start listening: \(stderr)")
+    }
+
+    /// Sends SIGTERM and waits for the process to exit; returns its status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? directory.remove()
+    }
+}
