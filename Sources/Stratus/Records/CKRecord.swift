@@ -174,9 +174,10 @@ public final class CKRecord: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
         return tokens.sorted()
     }
 
-    /// Field access with the same syntax as `encryptedValues` in CloudKit. Stratus stores
-    /// encrypted fields like other fields: the store is yours.
-    public var encryptedValues: CKRecord { self }
+    /// The record's encrypted fields, as in CloudKit. Stratus stores them like other fields
+    /// (the store is yours: encrypt the disk or the database), so this is the record itself
+    /// seen through ``CKRecordKeyValueSetting``.
+    public var encryptedValues: any CKRecordKeyValueSetting & Sendable { self }
 
     // MARK: NSObject
 
