@@ -114,3 +114,25 @@ struct ClientCopyTests {
         #expect(zoneCopy.zoneID == zoneID && zoneCopy.capabilities == zone.capabilities)
     }
 }
+
+extension ClientCopyTests {
+    @Test func aSubscriptionKeepsACopyOfItsNotificationInfo() {
+        let info = CKSubscription.NotificationInfo()
+        info.alertBody = "before"
+        let subscription = CKDatabaseSubscription(subscriptionID: "all")
+        subscription.notificationInfo = info
+        info.alertBody = "after"
+        #expect(subscription.notificationInfo?.alertBody == "before")
+    }
+}
+
+extension ClientCopyTests {
+    @Test func aQueryOperationKeepsACopyOfItsQuery() {
+        let query = CKQuery(recordType: "Note", predicate: NSPredicate(value: true))
+        query.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: true)]
+        let operation = CKQueryOperation(query: query)
+        query.sortDescriptors = nil
+        #expect(operation.query?.sortDescriptors?.count == 1)
+        #expect(operation.query !== query)
+    }
+}

@@ -6,7 +6,15 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     public static let maximumResults = 0
 
     /// The query; ignored when `cursor` is set.
-    public var query: CKQuery?
+    ///
+    /// Setting it stores a copy, as Apple's `@NSCopying` property does (the attribute copies
+    /// nothing on Linux): changing the query's sort descriptors afterwards leaves the operation
+    /// as it was.
+    public var query: CKQuery? {
+        get { storedQuery }
+        set { storedQuery = newValue.flatMap { $0.copy() as? CKQuery } }
+    }
+    private var storedQuery: CKQuery?
     /// Where to continue a previous query.
     public var cursor: Cursor?
     /// The zone to search; `nil` searches every zone of the private database. Ignored when

@@ -28,7 +28,15 @@ public class CKSubscription: NSObject, NSSecureCoding, NSCopying, @unchecked Sen
     /// What the subscription watches.
     public let subscriptionType: CKSubscription.SubscriptionType
     /// How the subscription's push notifications look; set it before saving the subscription.
-    public var notificationInfo: CKSubscription.NotificationInfo?
+    ///
+    /// Setting it stores a copy, as Apple's `@NSCopying` property does (the attribute itself
+    /// copies nothing on Linux): changing the info object afterwards leaves the subscription
+    /// as it was.
+    public var notificationInfo: CKSubscription.NotificationInfo? {
+        get { storedNotificationInfo }
+        set { storedNotificationInfo = newValue.flatMap { $0.copy() as? CKSubscription.NotificationInfo } }
+    }
+    private var storedNotificationInfo: CKSubscription.NotificationInfo?
 
     init(subscriptionID: CKSubscription.ID, subscriptionType: CKSubscription.SubscriptionType) {
         self.subscriptionID = subscriptionID
@@ -105,7 +113,7 @@ public class CKSubscription: NSObject, NSSecureCoding, NSCopying, @unchecked Sen
         else { return nil }
         self.subscriptionID = row.subscriptionID
         self.subscriptionType = type
-        self.notificationInfo = row.notificationInfo.map(CKSubscription.NotificationInfo.init(row:))
+        self.storedNotificationInfo = row.notificationInfo.map(CKSubscription.NotificationInfo.init(row:))
     }
 
     /// A description for debugging: the subscription's class, ID and type.
