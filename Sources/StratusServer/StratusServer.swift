@@ -66,7 +66,7 @@ public struct StratusServer: Sendable {
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: RequestLogMiddleware())
-        router.get("/health") { _, _ in try await HealthCheck(backend: backend).response() }
+        router.get("/health") { _, context in try await HealthCheck(backend: backend).response(logger: context.logger) }
         router.add(middleware: CredentialsRequiredMiddleware())
         return router
     }

@@ -1,4 +1,5 @@
 import Foundation
+import StratusTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -28,6 +29,20 @@ struct StratusDaemonTests {
         let health = try await send("GET", "health", to: server)
         #expect(health.status == 200)
         #expect(health.json["status"] as? String == "ok")
+    }
+
+    @Test func healthSays503WhenTheBackendStopsAnsweringAndNothingMore() async throws {
+        let database = try PostgreSQLPrivateServer()
+        defer { database.stop() }
+        let server = try StratusDaemonProcess(arguments: ["--backend", database.url.description])
+        defer { server.stop() }
+        #expect(try await send("GET", "health", to: server).status == 200)
+        database.stop()
+        let health = try await send("GET", "health", to: server)
+        #expect(health.status == 503)
+        #expect(health.json.keys.sorted() == ["status"], "the answer says nothing but its status: \(health.json)")
+        #expect(health.json["status"] as? String == "unavailable")
+        #expect(server.standardError.contains("health check failed"))
     }
 
     @Test func everyOtherRequestNeedsCredentials() async throws {

@@ -1,16 +1,17 @@
 import Foundation
-import StratusBackend
+public import StratusBackend
 
 /// A PostgreSQL 15 server of one test's own, for faults that would disturb every other test on
 /// the shared server (a restart). `scripts/postgres-server.sh` does the work — the same script
 /// that starts the shared test server — in a temporary directory removed by ``stop()``.
-final class PostgreSQLPrivateServer: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public final class PostgreSQLPrivateServer: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        /// Why the server could not be started or changed.
+        public var description: String
     }
 
     /// The server's URL (`postgresql://postgres@127.0.0.1:PORT/postgres`).
-    let url: BackendURL
+    public let url: BackendURL
     private let base: String
 
     private static let script = URL(fileURLWithPath: #filePath)
@@ -21,7 +22,7 @@ final class PostgreSQLPrivateServer: Sendable {
     /// an immediate restart must not lose an acknowledged commit).
     ///
     /// - Throws: ``Failure`` saying why the server could not be started.
-    init() throws {
+    public init() throws {
         let name = "stratus-pg-private-\(UUID().uuidString.prefix(8))"
         base = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
         let output: String
@@ -40,12 +41,12 @@ final class PostgreSQLPrivateServer: Sendable {
 
     /// Restarts the server (`pg_ctl restart -m fast` or `-m immediate`, a simulated crash) and
     /// waits until it accepts connections again.
-    func restart(immediate: Bool) throws {
+    public func restart(immediate: Bool) throws {
         _ = try PostgreSQLPrivateServer.run(["restart", base, immediate ? "immediate" : "fast"])
     }
 
     /// Stops the server and removes its directory. Calling it again does nothing.
-    func stop() {
+    public func stop() {
         PostgreSQLPrivateServer.stop(base)
     }
 
