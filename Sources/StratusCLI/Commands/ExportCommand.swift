@@ -50,7 +50,7 @@ struct ExportCommand: AsyncParsableCommand {
         operation.fetchAllChanges = true
         let state = ExportState()
         operation.recordWasChangedBlock = { _, result in
-            state.write(result.map { record in (try? RecordText.json(record)) ?? "" }, to: handle)
+            state.write(result.flatMap(Self.line), to: handle)
             progress.update(records: state.count)
         }
         operation.recordZoneFetchResultBlock = { _, result in
@@ -63,6 +63,25 @@ struct ExportCommand: AsyncParsableCommand {
             database.add(operation)
         }
         return state.count
+    }
+}
+
+extension ExportCommand {
+    /// `record`'s export line, or an error naming the record when it has no JSON form (a
+    /// double that is not finite): never a blank line, which an import would skip in silence.
+    static func line(_ record: CKRecord) -> Result<String, any Error> {
+        do {
+            return .success(try RecordText.json(record))
+        } catch {
+            let reason: String
+            if case EncodingError.invalidValue(_, let context) = error {
+                reason = context.debugDescription
+            } else {
+                reason = "\(error)"
+            }
+            return .failure(
+                CLIError("record '\(record.recordID.recordName)' cannot be exported: \(reason)"))
+        }
     }
 }
 

@@ -8,6 +8,10 @@ import Stratus
 /// saved in the next request (its own held-back children after it). At the end, the records
 /// still held back are saved together once more — those whose parent appeared nowhere then
 /// fail, and are reported. At most ``maximumHeldBack`` records are held back at once.
+///
+/// A name given again later wins, as importing twice would: a later line of a held-back
+/// record's name replaces the held-back record (which is then never saved), whether the later
+/// one is saved at once or held back in turn.
 final class RecordImporter {
     /// The most records one request saves (CloudKit's limit).
     static let requestSize = 400
@@ -18,6 +22,8 @@ final class RecordImporter {
     private let limit: Int
     /// Held-back records by the name of the parent they wait for.
     private var waiting: [String: [CKRecord]] = [:]
+    /// The parent each held-back record waits for, by the held-back record's name.
+    private var waitingFor: [String: String] = [:]
     private(set) var heldBack = 0
     /// How many records were saved.
     private(set) var saved = 0
@@ -36,6 +42,7 @@ final class RecordImporter {
     /// - Throws: the request's error, or ``CLIError`` when more than the limit of records wait
     ///   for their parents.
     func save(_ records: [CKRecord]) async throws {
+        for record in records { dropHeldBack(record.recordID.recordName) }
         var ready = try await request(records, holdingBack: true)
         while !ready.isEmpty {
             let next = Array(ready.prefix(Self.requestSize))
@@ -71,8 +78,17 @@ final class RecordImporter {
     private func takeHeldBack() -> [CKRecord] {
         let records = waiting.keys.sorted().flatMap { waiting[$0] ?? [] }
         waiting = [:]
+        waitingFor = [:]
         heldBack = 0
         return records
+    }
+
+    /// Forgets the held-back record named `name`, if any: a later line of that name replaces it.
+    private func dropHeldBack(_ name: String) {
+        guard let parent = waitingFor.removeValue(forKey: name) else { return }
+        waiting[parent]?.removeAll { $0.recordID.recordName == name }
+        if waiting[parent]?.isEmpty == true { waiting[parent] = nil }
+        heldBack -= 1
     }
 
     /// `no record was imported`, `1 record was imported before it (it stays saved)`, `12
@@ -99,6 +115,7 @@ final class RecordImporter {
                 saved += 1
                 if let children = waiting.removeValue(forKey: record.recordID.recordName) {
                     heldBack -= children.count
+                    for child in children { waitingFor[child.recordID.recordName] = nil }
                     released += children
                 }
             case .failure(let error):
@@ -106,6 +123,7 @@ final class RecordImporter {
                     (error as? CKError)?.code == .referenceViolation
                 {
                     waiting[parent, default: []].append(record)
+                    waitingFor[record.recordID.recordName] = parent
                     heldBack += 1
                 } else {
                     failed += 1
