@@ -121,7 +121,9 @@ struct ImportReviewTests {
 
     /// Invalid UTF-8 inside a string is a bad line, not a record whose text was repaired.
     @Test func invalidUTF8IsABadLine() {
-        var bytes = Data(#"{"recordName": "a", "recordType": "T", "zoneName": "Z", "fields": {"s": {"type": "STRING", "value": "ok"#.utf8)
+        var bytes = Data(
+            #"{"recordName": "a", "recordType": "T", "zoneName": "Z", "fields": {"s": {"type": "STRING", "value": "ok"#
+                .utf8)
         bytes += [0xFF, 0xFE, 0xC3]
         bytes += Data(#""}}}"#.utf8)
         let error = #expect(throws: CLIError.self) {
@@ -184,7 +186,7 @@ struct ImportReviewTests {
         child["big"] = Int64.max
         child["small"] = Int64.min
         child["ratio"] = 0.1 + 0.2
-        child["tiny"] = 5e-324
+        child["tiny"] = Double.leastNonzeroMagnitude
         child["negativeZero"] = -0.0
         child["when"] = when
         child["early"] = early
@@ -219,25 +221,26 @@ struct ImportReviewTests {
         for key in ["ratio", "tiny", "negativeZero"] {
             #expect((copy[key] as? Double)?.bitPattern == (original[key] as? Double)?.bitPattern, "\(key)")
         }
-        withKnownIssue("dates lose their last bit through seconds since 1970 as a Double (review, not fixed)") {
-            for key in ["when", "early"] {
-                let a = (original[key] as? Date)?.timeIntervalSinceReferenceDate
-                let b = (copy[key] as? Date)?.timeIntervalSinceReferenceDate
-                #expect(
-                    a?.bitPattern == b?.bitPattern, "\(key): \(String(describing: a)) became \(String(describing: b))")
-            }
-            #expect(
-                (copy["dates"] as? [Date])?.map(\.timeIntervalSinceReferenceDate.bitPattern)
-                    == (original["dates"] as? [Date])?.map(\.timeIntervalSinceReferenceDate.bitPattern))
+        for key in ["when", "early"] {
+            let a = (original[key] as? Date)?.timeIntervalSinceReferenceDate
+            let b = (copy[key] as? Date)?.timeIntervalSinceReferenceDate
+            #expect(a?.bitPattern == b?.bitPattern, "\(key): \(String(describing: a)) became \(String(describing: b))")
         }
+        #expect(
+            (copy["dates"] as? [Date])?.map(\.timeIntervalSinceReferenceDate.bitPattern)
+                == (original["dates"] as? [Date])?.map(\.timeIntervalSinceReferenceDate.bitPattern))
         #expect(copy["bytes"] as? Data == original["bytes"] as? Data)
         let a = try #require(original["place"] as? CLLocation)
         let b = try #require(copy["place"] as? CLLocation)
         #expect(
-            [a.coordinate.latitude, a.coordinate.longitude, a.altitude, a.horizontalAccuracy, a.verticalAccuracy,
-                a.course, a.speed, a.timestamp.timeIntervalSinceReferenceDate].map(\.bitPattern)
-                == [b.coordinate.latitude, b.coordinate.longitude, b.altitude, b.horizontalAccuracy,
-                    b.verticalAccuracy, b.course, b.speed, b.timestamp.timeIntervalSinceReferenceDate].map(\.bitPattern))
+            [
+                a.coordinate.latitude, a.coordinate.longitude, a.altitude, a.horizontalAccuracy, a.verticalAccuracy,
+                a.course, a.speed, a.timestamp.timeIntervalSinceReferenceDate,
+            ].map(\.bitPattern)
+                == [
+                    b.coordinate.latitude, b.coordinate.longitude, b.altitude, b.horizontalAccuracy,
+                    b.verticalAccuracy, b.course, b.speed, b.timestamp.timeIntervalSinceReferenceDate,
+                ].map(\.bitPattern))
         let link = try #require(copy["link"] as? CKRecord.Reference)
         #expect(link.recordID == CKRecord.ID(recordName: "parent", zoneID: zone))
         #expect(link.action == .deleteSelf)
@@ -248,7 +251,7 @@ struct ImportReviewTests {
 
     /// Dates as `Date()` gives them today (microseconds, not whole milliseconds) go through
     /// the export form unchanged: about half of them lost their last bit through seconds since
-    /// 1970 as a `Double`.
+    /// 1970 as a `Double`, before the form carried `since2001`.
     @Test func todaysDatesRoundTripExactly() throws {
         var generator = SystemRandomNumberGenerator()
         let record = CKRecord(recordType: "T", recordID: CKRecord.ID(recordName: "d", zoneID: source))
@@ -261,12 +264,13 @@ struct ImportReviewTests {
         let copy = try #require(
             try RecordLines(into: zone).decode([InputLine(number: 1, bytes: Data(line.utf8))]).first)
         let copied = try #require(copy["dates"] as? [Date])
-        let changed = zip(dates, copied).filter { $0.timeIntervalSinceReferenceDate != $1.timeIntervalSinceReferenceDate }
-        // Known issue: tripwire until the export form keeps a date's every bit. It fails as
-        // soon as the dates round trip, so that this marker is then removed.
-        withKnownIssue("dates lose their last bit through seconds since 1970 as a Double (review, not fixed)") {
-            #expect(changed.count == 0, "\(changed.count) of 200 dates changed, such as \(changed.first.map { "\($0.0.timeIntervalSinceReferenceDate) → \($0.1.timeIntervalSinceReferenceDate)" } ?? "")")
+        let changed = zip(dates, copied).filter {
+            $0.timeIntervalSinceReferenceDate != $1.timeIntervalSinceReferenceDate
         }
+        let example = changed.first.map {
+            "\($0.0.timeIntervalSinceReferenceDate) → \($0.1.timeIntervalSinceReferenceDate)"
+        }
+        #expect(changed.isEmpty, "\(changed.count) of 200 dates changed, such as \(example ?? "")")
     }
 
     /// A double that is not a number or infinite is stored by the engine; the export must not

@@ -5,6 +5,7 @@ public import StratusBackend
 /// the shared server (a restart). `scripts/postgres-server.sh` does the work — the same script
 /// that starts the shared test server — in a temporary directory removed by ``stop()``.
 public final class PostgreSQLPrivateServer: Sendable {
+    /// Why the server could not be started, restarted or stopped.
     public struct Failure: Error, CustomStringConvertible {
         /// Why the server could not be started or changed.
         public var description: String

@@ -57,7 +57,10 @@ struct CodableFieldValue: Codable {
 
     init(_ value: FieldValue) { self.value = value }
 
-    private enum CodingKeys: String, CodingKey { case type, kind, value }
+    /// `since2001`: a TIMESTAMP's exact stored value (seconds since 2001, as `Date` keeps it);
+    /// `value` keeps seconds since 1970 for readers, but converting it back can lose the last
+    /// bit, so a decoder prefers `since2001` when it is there.
+    private enum CodingKeys: String, CodingKey { case type, kind, value, since2001 }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -76,6 +79,7 @@ struct CodableFieldValue: Codable {
         case .date(let d):
             try container.encode("TIMESTAMP", forKey: .type)
             try container.encode(d.timeIntervalSince1970, forKey: .value)
+            try container.encode(d.timeIntervalSinceReferenceDate, forKey: .since2001)
         case .bytes(let d):
             try container.encode("BYTES", forKey: .type)
             try container.encode(d, forKey: .value)
@@ -120,7 +124,12 @@ struct CodableFieldValue: Codable {
         case "STRING": value = .string(try container.decode(String.self, forKey: .value))
         case "INT64": value = .integer(try container.decode(Int64.self, forKey: .value), try kind())
         case "DOUBLE": value = .double(try container.decode(Double.self, forKey: .value), try kind())
-        case "TIMESTAMP": value = .date(Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .value)))
+        case "TIMESTAMP":
+            if let exact = try container.decodeIfPresent(Double.self, forKey: .since2001) {
+                value = .date(Date(timeIntervalSinceReferenceDate: exact))
+            } else {
+                value = .date(Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .value)))
+            }
         case "BYTES": value = .bytes(try container.decode(Data.self, forKey: .value))
         case "REFERENCE":
             let parts = try container.decode([String].self, forKey: .value)

@@ -44,13 +44,16 @@ struct TypedFieldValue: Codable {
     var type: String
     var kind: Int64?
     var value: Payload
+    /// A TIMESTAMP's exact value in seconds since 2001, carried through unchanged.
+    var since2001: Double?
 
-    private enum CodingKeys: String, CodingKey { case type, kind, value }
+    private enum CodingKeys: String, CodingKey { case type, kind, value, since2001 }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decode(String.self, forKey: .type)
         kind = try container.decodeIfPresent(Int64.self, forKey: .kind)
+        since2001 = try container.decodeIfPresent(Double.self, forKey: .since2001)
         switch type {
         case "STRING", "BYTES": value = .string(try container.decode(String.self, forKey: .value))
         case "INT64": value = .integer(try container.decode(Int64.self, forKey: .value))
@@ -68,6 +71,7 @@ struct TypedFieldValue: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type, forKey: .type)
         try container.encodeIfPresent(kind, forKey: .kind)
+        try container.encodeIfPresent(since2001, forKey: .since2001)
         switch value {
         case .string(let v): try container.encode(v, forKey: .value)
         case .integer(let v): try container.encode(v, forKey: .value)
