@@ -36,6 +36,15 @@ private final class NullBackend: DatabaseBackend {
 
 @Suite("Backend registry")
 struct BackendRegistryTests {
+    @Test func anUnknownSecretOptionIsNamedButItsValueIsNot() throws {
+        let registry = BackendRegistry([RecordingProvider(scheme: "test")])
+        let error = #expect(throws: BackendConfigurationError.self) {
+            _ = try registry.provider(for: BackendURL("test:store?password=hunter2"))
+        }
+        #expect(error?.message.contains("unknown option 'password'") == true)
+        #expect(error?.message.contains("hunter2") == false)
+    }
+
     @Test func makesThroughTheSchemesProvider() throws {
         let provider = RecordingProvider(scheme: "test")
         let registry = BackendRegistry([provider])

@@ -50,6 +50,12 @@ struct BackendURLTests {
         #expect(ipv6.string == "postgresql://[::1]:5432/db")
     }
 
+    @Test func secretOptionsNeverInDescriptionOrErrors() throws {
+        let url = try BackendURL("postgresql://app@db/stratus?password=hunter2&sslPassword=p2&pool=4&apiToken=t0k")
+        #expect(url.description == "postgresql://app@db/stratus?password=***&sslPassword=***&pool=4&apiToken=***")
+        #expect(url.string.contains("password=hunter2"))
+    }
+
     @Test func passwordNeverInDescription() throws {
         let url = try BackendURL("postgresql://app:hunter2@db/stratus")
         #expect(url.description == "postgresql://app:***@db/stratus")

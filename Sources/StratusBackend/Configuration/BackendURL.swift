@@ -103,6 +103,13 @@ public struct BackendURL: Sendable, Hashable, CustomStringConvertible {
     /// The URL as text for people and logs: a password shows as `***`.
     public var description: String { render(redactingPassword: true) }
 
+    /// Whether an option's value may be a secret, and is therefore never shown: a password
+    /// (`password`, `sslpassword`, libpq's names), a token, a key or a secret, in any case.
+    static func isSecret(option name: String) -> Bool {
+        let lowered = name.lowercased()
+        return ["pass", "secret", "token", "key"].contains { lowered.contains($0) }
+    }
+
     private func render(redactingPassword: Bool) -> String {
         var text = scheme + ":"
         if let authority {
@@ -125,8 +132,10 @@ public struct BackendURL: Sendable, Hashable, CustomStringConvertible {
             text +=
                 "?"
                 + options.map {
-                    PercentEncoding.encode($0.name, allowing: PercentEncoding.querySafe) + "="
-                        + PercentEncoding.encode($0.value, allowing: PercentEncoding.querySafe)
+                    let value =
+                        redactingPassword && Self.isSecret(option: $0.name)
+                        ? "***" : PercentEncoding.encode($0.value, allowing: PercentEncoding.querySafe)
+                    return PercentEncoding.encode($0.name, allowing: PercentEncoding.querySafe) + "=" + value
                 }
                 .joined(separator: "&")
         }
