@@ -66,5 +66,11 @@ struct CLILoggingTests {
             environment.errorOutput
                 == "error: STRATUS_LOG_LEVEL: invalid log level 'loud'; accepted: trace, debug, info, notice, warning, error, critical\n"
         )
+
+        // The flag overrides the variable, so the variable's bad value is not an error then.
+        let overridden = try await workspace.stratus(
+            environment: ["STRATUS_LOG_LEVEL": "loud"],
+            ["zones", "list", "--backend", workspace.backend, "--log-level", "debug"])
+        #expect(overridden.status == 0, "\(overridden.errorOutput)")
     }
 }

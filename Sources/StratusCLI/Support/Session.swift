@@ -23,7 +23,10 @@ struct Session {
 
     /// The settings `options` select, without opening anything.
     static func settings(for options: GlobalOptions) async throws -> StratusSettings {
-        var settings = try await StratusSettings.load(configFile: options.configFile)
+        // --log-level overrides STRATUS_LOG_LEVEL, so a bad value there cannot fail the command.
+        var environment = ProcessInfo.processInfo.environment
+        if options.logLevel != nil { environment["STRATUS_LOG_LEVEL"] = nil }
+        var settings = try await StratusSettings.load(environment: environment, configFile: options.configFile)
         if let backend = options.backend {
             settings.configuredBackend = try BackendURL(backend)
             settings.origins["backend"] = "--backend"
