@@ -161,6 +161,38 @@ import Testing
         }
     }
 
+    /// Two processes racing to create the same namespaces on one SQLite file (in opposite
+    /// orders) print the same numbers, all distinct, and this process agrees.
+    @Test func twoProcessesRacingToCreateNamespacesGetTheSameNumbers() async throws {
+        let storage = try SQLiteFixtureStorage()
+        defer { try? storage.destroy() }
+        let count = 16
+        let probes = try ["forward", "reverse"].map {
+            try TestProbe.launch(["namespace-numbers", storage.path, String(count), $0])
+        }
+        var outputs: [String] = []
+        for probe in probes {
+            let outcome = await probe.finish()
+            #expect(outcome.status == 0, "probe failed with status \(outcome.status): \(outcome.errorOutput)")
+            outputs.append(outcome.output)
+        }
+        #expect(outputs[0] == outputs[1])
+        let lines = outputs[0].split(separator: "\n")
+        #expect(lines.count == count)
+        let numbers = lines.compactMap { $0.split(separator: "=").last.flatMap { Int64($0) } }
+        #expect(Set(numbers).count == count)
+        // An engine in this process reads the same numbers.
+        let engine = try Engine(backend: try storage.open())
+        let mine = try (0..<count).map { index in
+            let namespace = Namespace(
+                container: "iCloud.probe.\(index % 5)", environment: index % 2 == 0 ? .development : .production,
+                owner: index % 4 < 2 ? "" : "_user\(index)")
+            let number = try engine.database(namespace: namespace, scope: .public).containerNumber
+            return "\(namespace.container)/\(namespace.environment.rawValue)/\(namespace.owner)=\(number)"
+        }
+        #expect(mine.sorted() == lines.map(String.init))
+    }
+
     @Test(arguments: Backend.allCases)
     func anEmbeddedContainerNeverSharesANumberWithANamespace(backend: Backend) async throws {
         try await withStorage(backend) { storage in

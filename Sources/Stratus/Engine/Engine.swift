@@ -227,7 +227,7 @@ package struct Namespace: Hashable, Sendable {
 package struct DatabaseContext: Sendable {
     let engine: Engine
     /// The container's or namespace's number (`03 (number, scope)`); tokens and cursors bind it.
-    let containerNumber: Int64
+    package let containerNumber: Int64
     package let scope: CKDatabase.Scope
     let keys: DatabaseKeys
 
