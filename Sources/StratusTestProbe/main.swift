@@ -34,6 +34,8 @@ do {
         try SyncWriterCommand.run(subcommandArguments)
     case LMDBHoldReadCommand.name:
         try LMDBHoldReadCommand.run(subcommandArguments)
+    case NamespaceNumbersCommand.name:
+        try NamespaceNumbersCommand.run(subcommandArguments)
     default:
         Probe.exitWithUsage("unknown subcommand '\(subcommand)'")
     }

@@ -2,17 +2,17 @@ import Foundation
 import StratusBackend
 
 /// One batch of a database's zone changes.
-struct DatabaseChangesBatch: Sendable {
-    var changed: [CKRecordZone.ID]
-    var deleted: [(CKRecordZone.ID, DatabaseChangeEntry.Kind)]
-    var token: CKServerChangeToken
-    var moreComing: Bool
+package struct DatabaseChangesBatch: Sendable {
+    package var changed: [CKRecordZone.ID]
+    package var deleted: [(CKRecordZone.ID, DatabaseChangeEntry.Kind)]
+    package var token: CKServerChangeToken
+    package var moreComing: Bool
 }
 
 /// Database change fetching from the database change log: which zones were created, changed
 /// or deleted since a token.
 extension DatabaseContext {
-    func fetchDatabaseChanges(since token: CKServerChangeToken?, limit: Int) throws -> DatabaseChangesBatch {
+    package func fetchDatabaseChanges(since token: CKServerChangeToken?, limit: Int) throws -> DatabaseChangesBatch {
         if scope == .public {
             throw CKError.make(.badDatabase, "database changes cannot be fetched in the public database")
         }

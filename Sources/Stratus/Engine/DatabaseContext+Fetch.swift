@@ -17,7 +17,7 @@ extension DatabaseContext {
     ///
     /// - Throws: `limitExceeded` when the request lists more than 400 IDs (duplicates
     ///   included: the limit is on the request's size), or a store failure as a `CKError`.
-    func fetchRecords(
+    package func fetchRecords(
         _ ids: [CKRecord.ID], desiredKeys: [String]?
     ) throws -> [(CKRecord.ID, Result<CKRecord, CKError>)] {
         if ids.count > Validation.maximumItemsPerRequest {

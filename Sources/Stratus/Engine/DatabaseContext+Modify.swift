@@ -23,7 +23,7 @@ extension DatabaseContext {
     /// error rolls everything back); `journal` runs last in the same transaction with the
     /// outcome, so a long-lived operation's results commit with the writes (decision 0006). The
     /// body may run more than once (on a conflict): `journal` must only write to `txn`.
-    func modifyRecords(
+    package func modifyRecords(
         _ request: ModifyRequest, cancelled: () -> CKError? = { nil },
         journal: ((ModifyOutcome, any BackendWriteTransaction) throws -> Void)? = nil
     ) throws -> ModifyOutcome {

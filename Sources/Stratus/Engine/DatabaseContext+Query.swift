@@ -3,9 +3,9 @@ import StratusBackend
 import StratusPredicate
 
 /// One page of query results.
-struct QueryPage: Sendable {
-    var records: [CKRecord]
-    var cursor: Data?
+package struct QueryPage: Sendable {
+    package var records: [CKRecord]
+    package var cursor: Data?
 }
 
 /// Query evaluation (decision 0005): the zone's record pointers are walked in name order, those
@@ -13,11 +13,11 @@ struct QueryPage: Sendable {
 /// without sort descriptors continues with a keyset cursor (zone number, record name).
 extension DatabaseContext {
     /// The page size when the client sets no limit (CloudKit's `maximumResults`).
-    static let defaultQueryLimit = 100
+    package static let defaultQueryLimit = 100
     /// The most records one page returns.
-    static let maximumQueryLimit = 400
+    package static let maximumQueryLimit = 400
 
-    func query(
+    package func query(
         _ query: CKQuery, zoneID: CKRecordZone.ID?, cursor: Data?, limit: Int, desiredKeys: [String]?
     ) throws -> QueryPage {
         let expression: QueryPredicate

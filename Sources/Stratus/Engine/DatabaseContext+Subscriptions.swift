@@ -70,7 +70,7 @@ extension DatabaseContext {
     ///   request, or a store failure as a `CKError`.
     /// `journal` runs last in the same transaction with the outcome (a long-lived operation's
     /// callbacks commit with the writes, decision 0006); it must only write to `txn`.
-    func modifySubscriptions(
+    package func modifySubscriptions(
         saving: [CKSubscription], deleting: [CKSubscription.ID],
         journal: ((SubscriptionModifyOutcome, any BackendWriteTransaction) throws -> Void)? = nil
     ) throws -> SubscriptionModifyOutcome {
@@ -119,7 +119,7 @@ extension DatabaseContext {
 
     /// Fetches subscriptions by ID (a missing one fails with `unknownItem`; an ID listed twice
     /// is answered once), or, for `nil`, every subscription of the database in ID order.
-    func fetchSubscriptions(_ ids: [CKSubscription.ID]?) throws -> [(
+    package func fetchSubscriptions(_ ids: [CKSubscription.ID]?) throws -> [(
         CKSubscription.ID, Result<CKSubscription, CKError>
     )] {
         try engine.read { txn in

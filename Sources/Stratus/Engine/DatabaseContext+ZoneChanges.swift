@@ -2,28 +2,29 @@ import Foundation
 import StratusBackend
 
 /// One batch of a zone's changes, in change-log order.
-struct ZoneChangesBatch: Sendable {
-    enum Change: Sendable {
+package struct ZoneChangesBatch: Sendable {
+    package enum Change: Sendable {
         case changed(CKRecord)
+        /// A deleted record's ID and record type.
         case deleted(CKRecord.ID, String)
     }
-    var changes: [Change]
-    var token: CKServerChangeToken
-    var moreComing: Bool
-    var clientChangeTokenData: Data?
+    package var changes: [Change]
+    package var token: CKServerChangeToken
+    package var moreComing: Bool
+    package var clientChangeTokenData: Data?
 }
 
 /// Record-zone change fetching from the zone's change log (decisions 0002, 0003).
 extension DatabaseContext {
     /// The batch size when the client sets no limit, and the largest batch ever returned.
-    static let defaultChangesBatch = 400
-    static let maximumChangesBatch = 2000
+    package static let defaultChangesBatch = 400
+    package static let maximumChangesBatch = 2000
 
     /// The next batch of changes of `zoneID` after `token` (from the beginning for `nil`).
     ///
     /// A record changed several times appears once, in its latest state. A `nil`-token fetch
     /// reports no deletions (nothing to delete on a client that has nothing).
-    func fetchZoneChanges(
+    package func fetchZoneChanges(
         _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int, desiredKeys: [String]?
     ) throws -> ZoneChangesBatch {
         if scope == .public {

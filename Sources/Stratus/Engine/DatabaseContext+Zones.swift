@@ -46,7 +46,7 @@ extension DatabaseContext {
     /// Saves and deletes zones in one transaction; every zone gets its own result.
     /// `journal` runs last in the same transaction with the outcome (a long-lived operation's
     /// callbacks commit with the writes, decision 0006); it must only write to `txn`.
-    func modifyZones(
+    package func modifyZones(
         saving: [CKRecordZone], deleting: [CKRecordZone.ID],
         journal: ((ZoneModifyOutcome, any BackendWriteTransaction) throws -> Void)? = nil
     ) throws -> ZoneModifyOutcome {
@@ -130,7 +130,7 @@ extension DatabaseContext {
     }
 
     /// Fetches zones by ID (missing ones fail with `zoneNotFound`), or every zone.
-    func fetchZones(_ ids: [CKRecordZone.ID]?) throws -> [(CKRecordZone.ID, Result<CKRecordZone, CKError>)] {
+    package func fetchZones(_ ids: [CKRecordZone.ID]?) throws -> [(CKRecordZone.ID, Result<CKRecordZone, CKError>)] {
         try engine.read { txn in
             if let ids {
                 return try ids.map { id in

@@ -7,7 +7,10 @@ import Synchronization
 /// All methods are synchronous and may block on the backend; operations call them from their
 /// own threads. Write bodies are pure with respect to the outside world, so a body is simply
 /// run again when the backend reports a serialization conflict.
-final class Engine: Sendable {
+///
+/// `package` for stratusd (decision 0012.2): the server opens namespaces
+/// (``database(namespace:scope:)``) and calls ``DatabaseContext``'s request methods directly.
+package final class Engine: Sendable {
     let backend: any DatabaseBackend
     /// The store's identity, bound into every token and cursor.
     let storeID: [UInt8]
@@ -16,6 +19,7 @@ final class Engine: Sendable {
     /// The user record name of the single local user.
     let userRecordName = "_defaultUser"
     private let containerNumbers = Mutex<[String: Int64]>([:])
+    private let namespaceNumbers = Mutex<[Namespace: Int64]>([:])
     /// The long-lived operation journal's settings and in-process state (decision 0006).
     let journalState = JournalState()
     /// Finished writes through every engine over this backend object, but for those of the
@@ -32,7 +36,7 @@ final class Engine: Sendable {
     /// How many times a conflicting write body is run before giving up.
     static let maximumAttempts = 10
 
-    init(backend: any DatabaseBackend, logger: Logger = Logger(label: "stratus.engine")) throws {
+    package init(backend: any DatabaseBackend, logger: Logger = Logger(label: "stratus.engine")) throws {
         self.backend = backend
         self.logger = logger
         writeGeneration = WriteGeneration.shared(by: backend)
@@ -142,37 +146,95 @@ final class Engine: Sendable {
         if let cached = containerNumbers.withLock({ $0[identifier] }) {
             number = cached
         } else {
-            number = try write { txn in
-                let key = StoreLayout.containerKey(identifier)
-                if let existing = try txn.get(key) {
-                    var r = ByteReader(existing)
-                    return try r.readInt64()
-                }
-                var next: Int64 = 1
-                if let counter = try txn.get(StoreLayout.containerCounterKey) {
-                    var r = ByteReader(counter)
-                    next = try r.readInt64()
-                }
-                var w = ByteWriter()
-                w.write(next)
-                try txn.set(key, w.bytes)
-                var c = ByteWriter()
-                c.write(next + 1)
-                try txn.set(StoreLayout.containerCounterKey, c.bytes)
-                return next
-            }
+            number = try write { txn in try Engine.number(at: StoreLayout.containerKey(identifier), txn) }
             containerNumbers.withLock { $0[identifier] = number }
         }
-        return DatabaseContext(
-            engine: self, containerNumber: number, scope: scope,
-            keys: DatabaseKeys(containerNumber: number, scope: Int64(scope.rawValue)))
+        return DatabaseContext(engine: self, number: number, scope: scope)
+    }
+
+    /// One database of a stratusd namespace (decision 0012.10), registering the namespace on
+    /// first use: `05 (container, environment, owner)` → a number from the same counter as
+    /// embedded containers' (`02 (identifier)`), so a namespace never shares a number with an
+    /// embedded container or another namespace, and its data, tokens, cursors and journal live
+    /// under that number exactly as a container's do.
+    ///
+    /// The engine does not tie `owner` to `scope`: the server opens a user's private and shared
+    /// databases (and that user's own subscriptions to the public database) with the user's
+    /// owner, and the public database with `""`.
+    ///
+    /// - Throws: `invalidArguments` for an empty container name, or a store failure as a
+    ///   `CKError`.
+    package func database(namespace: Namespace, scope: CKDatabase.Scope) throws -> DatabaseContext {
+        guard !namespace.container.isEmpty else {
+            throw CKError.make(.invalidArguments, "a namespace needs a container name")
+        }
+        let number: Int64
+        if let cached = namespaceNumbers.withLock({ $0[namespace] }) {
+            number = cached
+        } else {
+            number = try write { txn in try Engine.number(at: StoreLayout.namespaceKey(namespace), txn) }
+            namespaceNumbers.withLock { $0[namespace] = number }
+        }
+        return DatabaseContext(engine: self, number: number, scope: scope)
+    }
+
+    /// The number registered at `key` (a container's or a namespace's directory entry), drawn
+    /// from ``StoreLayout/containerCounterKey`` when there is none yet. Read and created in the
+    /// caller's serializable transaction, so two processes racing get the same number (the
+    /// loser conflicts, runs again and reads the winner's).
+    private static func number(at key: [UInt8], _ txn: any BackendWriteTransaction) throws -> Int64 {
+        if let existing = try txn.get(key) {
+            var r = ByteReader(existing)
+            return try r.readInt64()
+        }
+        var next: Int64 = 1
+        if let counter = try txn.get(StoreLayout.containerCounterKey) {
+            var r = ByteReader(counter)
+            next = try r.readInt64()
+        }
+        var w = ByteWriter()
+        w.write(next)
+        try txn.set(key, w.bytes)
+        var c = ByteWriter()
+        c.write(next + 1)
+        try txn.set(StoreLayout.containerCounterKey, c.bytes)
+        return next
     }
 }
 
-/// One database of one container, as the engine addresses it.
-struct DatabaseContext: Sendable {
+/// A stratusd namespace (decision 0012.10): one container × environment's public database
+/// (`owner` `""`), or one user's databases in it (`owner` the user record name).
+package struct Namespace: Hashable, Sendable {
+    /// A container's environment; each has its own data.
+    package enum Environment: String, Hashable, Sendable, CaseIterable {
+        case development, production
+    }
+
+    /// The container identifier, e.g. `iCloud.com.example.app`.
+    package var container: String
+    package var environment: Environment
+    /// `""` for the public database, else a user record name.
+    package var owner: String
+
+    package init(container: String, environment: Environment, owner: String = "") {
+        self.container = container
+        self.environment = environment
+        self.owner = owner
+    }
+}
+
+/// One database of one container or namespace, as the engine addresses it.
+package struct DatabaseContext: Sendable {
     let engine: Engine
-    let containerNumber: Int64
-    let scope: CKDatabase.Scope
+    /// The container's or namespace's number (`03 (number, scope)`); tokens and cursors bind it.
+    package let containerNumber: Int64
+    package let scope: CKDatabase.Scope
     let keys: DatabaseKeys
+
+    init(engine: Engine, number: Int64, scope: CKDatabase.Scope) {
+        self.engine = engine
+        self.containerNumber = number
+        self.scope = scope
+        self.keys = DatabaseKeys(containerNumber: number, scope: Int64(scope.rawValue))
+    }
 }

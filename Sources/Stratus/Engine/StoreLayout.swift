@@ -1,22 +1,39 @@
 import Foundation
 import StratusBackend
 
-/// The engine's key layout (decision 0002). Every key starts with one of these bytes.
+/// The engine's key layout (decisions 0002, 0008, 0012.10). Every key starts with one of these
+/// bytes. Tags `07` (notification logs, engine) and `08` (long-lived leases, server) are
+/// planned by decisions 0012.10 and 0014 and not yet used.
 enum StoreLayout {
-    /// Store-wide metadata: `[0x01] + ("store")`.
+    /// Store-wide metadata: `[0x01] + ("store")`, and the number counter `[0x01] + ("containers")`.
     static let metaTag: UInt8 = 0x01
-    /// Container directory: `[0x02] + (identifier)` → container number.
+    /// Container directory (embedded `CKContainer`s): `[0x02] + (identifier)` → number.
     static let containerTag: UInt8 = 0x02
-    /// Database data: `[0x03] + (containerNumber, scope) + …`.
+    /// Database data: `[0x03] + (number, scope) + …`, where the number is a container's (`02`)
+    /// or a namespace's (`05`).
     static let databaseTag: UInt8 = 0x03
-    /// Long-lived operation journal: `[0x04] + …`.
+    /// Long-lived operation journal: `[0x04] + (number) + …`.
     static let journalTag: UInt8 = 0x04
+    /// Namespace directory (stratusd, decision 0012.10): `[0x05] + (container, environment,
+    /// owner)` → number, drawn from the same counter as the container directory's, so a
+    /// namespace's number never equals a container's. `environment` is `"development"` or
+    /// `"production"`; `owner` is `""` (the public database) or a user record name.
+    static let namespaceTag: UInt8 = 0x05
+    /// Reserved for the server's auth data (decision 0013.2); the engine never reads or writes
+    /// it. The server reaches it only through ``ServerData``, which refuses any other key.
+    static let serverDataTag: UInt8 = 0x06
 
     static var storeMetaKey: [UInt8] { OrderedKey([metaTag]).appending("store").bytes }
+    /// The next container or namespace number (one counter for both directories).
     static var containerCounterKey: [UInt8] { OrderedKey([metaTag]).appending("containers").bytes }
 
     static func containerKey(_ identifier: String) -> [UInt8] {
         OrderedKey([containerTag]).appending(identifier).bytes
+    }
+
+    static func namespaceKey(_ namespace: Namespace) -> [UInt8] {
+        OrderedKey([namespaceTag]).appending(namespace.container).appending(namespace.environment.rawValue)
+            .appending(namespace.owner).bytes
     }
 }
 

@@ -65,8 +65,8 @@ struct ChangeEntry: Sendable {
 }
 
 /// One entry of the database change log: `DatabaseKeys.databaseChange(position)`.
-struct DatabaseChangeEntry: Sendable {
-    enum Kind: UInt8, Sendable {
+package struct DatabaseChangeEntry: Sendable {
+    package enum Kind: UInt8, Sendable {
         case changed = 1
         case deleted, purged, encryptedDataReset
     }
