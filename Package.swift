@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // stratusd's HTTP server (graceful shutdown through swift-service-lifecycle).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // SHA-256 of stored credentials (decision 0013), never hand-written cryptography.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // The SPI: the only module a backend imports.
@@ -125,13 +127,14 @@ let package = Package(
             dependencies: [
                 "Stratus", "StratusBackend",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "stratusd",
             dependencies: [
-                "StratusServer", "StratusBackend", "StratusConfiguration", "StratusPostgreSQL",
+                "StratusServer", "Stratus", "StratusBackend", "StratusConfiguration", "StratusPostgreSQL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -211,7 +214,7 @@ let package = Package(
         // Starts the built `stratusd` on loopback and talks HTTP to it.
         .testTarget(
             name: "StratusServerTests",
-            dependencies: ["stratusd", "StratusTestSupport"],
+            dependencies: ["stratusd", "StratusServer", "Stratus", "StratusInMemory", "StratusTestSupport"],
             swiftSettings: strictSettings
         ),
         // The API check: Stratus's symbol graph against Apple's declarations (Tests/APICheck).

@@ -206,7 +206,7 @@ package final class Engine: Sendable {
 /// (`owner` `""`), or one user's databases in it (`owner` the user record name).
 package struct Namespace: Hashable, Sendable {
     /// A container's environment; each has its own data.
-    package enum Environment: String, Hashable, Sendable, CaseIterable {
+    package enum Environment: String, Hashable, Sendable, CaseIterable, Codable {
         case development, production
     }
 
