@@ -188,7 +188,11 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusSQLiteTests",
-            dependencies: ["Stratus", "StratusSQLite", "StratusConformance", "StratusTestSupport", "StratusTestProbe"],
+            dependencies: [
+                "Stratus", "StratusSQLite", "StratusConformance", "StratusTestSupport", "StratusTestProbe",
+                // NamespaceTests run on every backend.
+                "StratusLMDB", "StratusPostgreSQL",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

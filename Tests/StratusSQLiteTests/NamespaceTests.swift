@@ -1,18 +1,20 @@
 import Foundation
 import StratusBackend
 import StratusConformance
+import StratusLMDB
+import StratusPostgreSQL
 import StratusTestSupport
 import Testing
 
 @testable import Stratus
 
 /// stratusd's namespaces (decision 0012.10) and the server's data prefix (decision 0013.2), on
-/// the in-memory and SQLite backends: namespaces are isolated from each other and from embedded
+/// every backend: namespaces are isolated from each other and from embedded
 /// containers, and every engine over one store agrees on a namespace's number.
 @Suite struct NamespaceTests {
     /// The backends the cases run on.
     enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case memory, sqlite
+        case memory, sqlite, lmdb, postgresql
 
         var testDescription: String { rawValue }
 
@@ -20,7 +22,26 @@ import Testing
             switch self {
             case .memory: try await InMemoryFixture().makeStorage()
             case .sqlite: try await SQLiteFixture().makeStorage()
+            case .lmdb:
+                try await URLBackendFixture(
+                    BackendURL("lmdb:///tmp/stratus-namespaces"), registry: BackendRegistry([LMDBBackendProvider()])
+                ).makeStorage()
+            case .postgresql:
+                try await URLBackendFixture(
+                    Self.postgresURL(), registry: BackendRegistry([PostgreSQLBackendProvider()])
+                ).makeStorage()
             }
+        }
+
+        /// The server scripts/test.sh starts; without it the PostgreSQL runs fail, saying why.
+        private static func postgresURL() throws -> BackendURL {
+            guard let text = ProcessInfo.processInfo.environment["STRATUS_TEST_POSTGRES_URL"], !text.isEmpty else {
+                throw BackendError(
+                    .unavailable,
+                    "STRATUS_TEST_POSTGRES_URL is not set: run the tests with scripts/test.sh, which starts a private PostgreSQL server"
+                )
+            }
+            return try BackendURL(text)
         }
     }
 
