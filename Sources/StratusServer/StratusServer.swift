@@ -8,8 +8,8 @@ public import StratusBackend
 ///
 /// This is the first step of the server: it answers `GET /health` without credentials and
 /// refuses every other request with CloudKit's `AUTHENTICATION_FAILED` error dictionary, since
-/// no credential scheme exists yet (decision 0013 plans them). The Web Services endpoints come
-/// next, on this same application.
+/// no endpoint accepts credentials yet (`stratusd admin` already makes containers and API
+/// tokens: decision 0013). The Web Services endpoints come next, on this same application.
 public struct StratusServer: Sendable {
     /// Where the server listens.
     public struct Address: Sendable {
@@ -29,7 +29,8 @@ public struct StratusServer: Sendable {
 
     /// The store the server serves.
     public let backend: any DatabaseBackend
-    /// A password-free description of the backend's location, for logs and the health answer.
+    /// A password-free description of the backend's location, logged when the server starts
+    /// (the health answer says nothing but its status).
     public let backendDescription: String
     /// Where to listen.
     public let address: Address
@@ -51,6 +52,10 @@ public struct StratusServer: Sendable {
     /// returns. `onListening` receives the bound host and port once the server accepts
     /// connections.
     public func run(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) async throws {
+        let location = backendDescription
+        logger.info(
+            "serving",
+            metadata: ["stratus.location": "\(location)", "stratus.http.address": "\(address.host):\(address.port)"])
         let application = Application(
             router: makeRouter(),
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: "stratusd"),

@@ -75,6 +75,8 @@ struct StratusDaemonTests {
         let log = server.standardError
         #expect(log.contains("stratus.http.path=/health") && log.contains("stratus.http.status=200"))
         #expect(log.contains("stratus.http.status=401"))
+        #expect(
+            log.contains("stratus.location=memory:") && log.contains("serving"), "the start is logged with the store")
         #expect(!log.contains("secret-token-value"), "a token in the query is never logged")
     }
 
