@@ -78,7 +78,8 @@ struct ChangeTokenPayload: Equatable {
                     .changeTokenExpired,
                     "the change token was issued by another store; fetch again from a nil token")
             }
-            guard tag == SipHash.tag(Array(bytes[0..<(length - 16)]), key: context.engine.macKey) else {
+            guard SipHash.tagsEqual(tag, SipHash.tag(Array(bytes[0..<(length - 16)]), key: context.engine.macKey))
+            else {
                 throw CKError.make(.invalidArguments, "the change token is damaged or was altered")
             }
             guard kind == expected else {

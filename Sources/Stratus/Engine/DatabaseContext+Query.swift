@@ -250,7 +250,8 @@ enum QueryCursorPayload {
         let invalid = CKError.make(.invalidArguments, "the query cursor is not valid for this store and query")
         guard bytes.count > 16 + 2, bytes[0] == magic, bytes[1] == version else { throw invalid }
         let body = Array(bytes[0..<(bytes.count - 16)])
-        guard Array(bytes[(bytes.count - 16)...]) == SipHash.tag(body, key: context.engine.macKey) else {
+        guard SipHash.tagsEqual(Array(bytes[(bytes.count - 16)...]), SipHash.tag(body, key: context.engine.macKey))
+        else {
             throw CKError.make(.invalidArguments, "the query cursor is damaged, altered, or from another store")
         }
         var r = ByteReader(body)

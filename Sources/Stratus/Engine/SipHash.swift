@@ -26,6 +26,16 @@ struct SipHash {
         return out
     }
 
+    /// Whether two tags are equal, in time that depends only on their length (decision 0013.8):
+    /// tokens and cursors arrive from the network, and an early exit would tell an attacker how
+    /// many leading bytes of a forged tag are right. Different lengths are unequal.
+    static func tagsEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for i in a.indices { difference |= a[i] ^ b[i] }
+        return difference == 0
+    }
+
     private init(k0: UInt64, k1: UInt64) {
         v0 = k0 ^ 0x736f_6d65_7073_6575
         v1 = k1 ^ 0x646f_7261_6e64_6f6d
