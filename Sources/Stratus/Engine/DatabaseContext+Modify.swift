@@ -58,14 +58,14 @@ extension DatabaseContext {
         var preErrors: [ItemKey: CKError] = [:]
         var assetContents: [Int: [String: [UInt8]]] = [:]
         for save in request.saves {
-            if let error = validate(save) {
+            if let error = anonymousWriteError("record '\(save.id.recordName)'") ?? validate(save) {
                 preErrors[.save(save.index)] = error
                 continue
             }
             do {
                 var contents: [String: [UInt8]] = [:]
                 for (field, value) in save.values {
-                    let written = request.policy == .allKeys || save.changedKeys.contains(field)
+                    let written = save.writesAllKeys(request.policy) || save.changedKeys.contains(field)
                     for asset in value.assets {
                         guard let file = asset.pendingFile else { continue }
                         if asset.contentID.isEmpty {
@@ -83,7 +83,9 @@ extension DatabaseContext {
             }
         }
         for (index, id) in request.deletes.enumerated() {
-            if let problem = Validation.recordNameProblem(id.recordName)
+            if let error = anonymousWriteError("record '\(id.recordName)'") {
+                preErrors[.delete(index)] = error
+            } else if let problem = Validation.recordNameProblem(id.recordName)
                 ?? Validation.zoneNameProblem(id.zoneID.zoneName)
             {
                 preErrors[.delete(index)] = .make(.invalidArguments, problem)
@@ -199,11 +201,12 @@ extension DatabaseContext {
                         failures[.delete(index)] = error
                         continue
                     }
-                    if let stored = try prefetched.record(id.recordName) {
+                    do {
+                        let stored = try planDelete(
+                            id, mode: request.deleteMode(index), stored: try prefetched.record(id.recordName), txn)
                         plannedDeletes.append((index, id, stored))
-                    } else {
-                        failures[.delete(index)] = .make(
-                            .unknownItem, "Record '\(id.recordName)' does not exist in zone '\(zoneID.zoneName)'")
+                    } catch let error as CKError {
+                        failures[.delete(index)] = error
                     }
                 }
 
@@ -369,52 +372,35 @@ extension DatabaseContext {
         return result
     }
 
-    /// Checks one save against the store and the save policy; returns what to write.
+    /// Checks one save against the store, the caller's role and the save policy or mode;
+    /// returns what to write.
     private func plan(
         _ save: ModifyRequest.Save, existing: StoredRecord?, zone: ZoneRow, policy: SavePolicy,
         savedNames: Set<String>, assets: [String: [UInt8]], schema: inout SchemaCache,
         _ txn: any BackendReadTransaction
     ) throws -> PlannedSave {
         let id = save.id
+        if let existing {
+            // Creating a record that exists changes nothing: a conflict, whoever created it.
+            if save.mode == .create {
+                throw serverRecordChanged(save, existing, "record to insert already exists", txn)
+            }
+            if let error = creatorError(recordName: id.recordName, creator: existing.creatorUserRecordName) {
+                throw error
+            }
+        }
         if let existing, existing.recordType != save.recordType {
             throw CKError.make(
                 .invalidArguments,
                 "record '\(id.recordName)' exists with type '\(existing.recordType)'; it cannot be saved as type '\(save.recordType)'"
             )
         }
-        var fields: FieldTable
-        switch policy {
-        case .ifServerRecordUnchanged:
-            if let existing {
-                guard let tag = save.system.changeTag else {
-                    throw serverRecordChanged(save, existing, "record to insert already exists", txn)
-                }
-                if tag != existing.changeTag {
-                    throw serverRecordChanged(save, existing, "client oplock error updating record", txn)
-                }
-                fields = existing.fields
-                applyChangedKeys(save, to: &fields)
+        let fields =
+            if let mode = save.mode {
+                try fields(of: save, mode: mode, existing: existing, txn)
             } else {
-                if save.system.changeTag != nil {
-                    throw CKError.make(
-                        .unknownItem,
-                        "record '\(id.recordName)' was deleted on the server; save a new CKRecord (without a change tag) to create it again"
-                    )
-                }
-                fields = save.values
+                try fields(of: save, policy: policy, existing: existing, txn)
             }
-        case .changedKeys:
-            fields = existing?.fields ?? [:]
-            if existing == nil {
-                fields = save.values
-            } else {
-                applyChangedKeys(save, to: &fields)
-            }
-        case .allKeys:
-            fields = existing?.fields ?? [:]
-            for (key, value) in save.values { fields[key] = value }
-            for key in save.changedKeys where save.values[key] == nil { fields[key] = nil }
-        }
         let size = fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.storageSize }
         if size > Validation.maximumRecordSize {
             throw CKError.make(
@@ -422,28 +408,8 @@ extension DatabaseContext {
                 "record '\(id.recordName)' would hold \(size) bytes of field data; the limit is \(Validation.maximumRecordSize) bytes"
             )
         }
-        // An asset fetched from another record gets its own copy of the content (see
-        // `storeAssets`), taken from this database or from the asset's local file.
-        let owned = FieldValue.assetContentIDs(existing?.fields)
-        for (field, value) in fields where value.containsAsset {
-            for asset in value.assets where !asset.contentID.isEmpty && !owned.contains(asset.contentID) {
-                let inFile = asset.pendingFile.map { assets[$0.path] != nil } ?? false
-                if !inFile, try txn.get(keys.asset(asset.contentID)) == nil {
-                    throw CKError.make(
-                        .assetFileNotFound,
-                        "the content of the asset in field '\(field)' of record '\(id.recordName)' is no longer available; set a new CKAsset(fileURL:)"
-                    )
-                }
-            }
-        }
-        var parent = existing?.parent
-        if existing == nil || save.system.parentChanged || policy == .allKeys {
-            if case .reference(let ref) = save.system.parent {
-                parent = ref
-            } else if existing == nil || save.system.parentChanged {
-                parent = nil
-            }
-        }
+        try checkAssetContents(fields, of: id, existing: existing, assets: assets, txn)
+        let parent = self.parent(of: save, existing: existing, policy: policy)
         var parentInBatch: String?
         if let parent, parent.recordName != existing?.parent?.recordName || existing == nil,
             try loadPointer(zone: zone.number, name: parent.recordName, txn)?.isLive != true
@@ -460,21 +426,158 @@ extension DatabaseContext {
         return PlannedSave(save: save, existing: existing, fields: fields, parent: parent, parentInBatch: parentInBatch)
     }
 
+    /// The fields a save without a mode writes, under the request's `SavePolicy` (CloudKit's
+    /// `CKModifyRecordsOperation` rules).
+    private func fields(
+        of save: ModifyRequest.Save, policy: SavePolicy, existing: StoredRecord?, _ txn: any BackendReadTransaction
+    ) throws -> FieldTable {
+        var fields: FieldTable
+        switch policy {
+        case .ifServerRecordUnchanged:
+            if let existing {
+                guard let tag = save.system.changeTag else {
+                    throw serverRecordChanged(save, existing, "record to insert already exists", txn)
+                }
+                if tag != existing.changeTag {
+                    throw serverRecordChanged(save, existing, "client oplock error updating record", txn)
+                }
+                fields = existing.fields
+                applyChangedKeys(save, to: &fields)
+            } else {
+                if save.system.changeTag != nil {
+                    throw CKError.make(
+                        .unknownItem,
+                        "record '\(save.id.recordName)' was deleted on the server; save a new CKRecord (without a change tag) to create it again"
+                    )
+                }
+                fields = save.values
+            }
+        case .changedKeys:
+            fields = existing?.fields ?? [:]
+            if existing == nil {
+                fields = save.values
+            } else {
+                applyChangedKeys(save, to: &fields)
+            }
+        case .allKeys:
+            fields = existing?.fields ?? [:]
+            for (key, value) in save.values { fields[key] = value }
+            for key in save.changedKeys where save.values[key] == nil { fields[key] = nil }
+        }
+        return fields
+    }
+
+    /// The fields a save with its own `SaveMode` writes (decision 0012.3): the change tag is the
+    /// mode's, and "the fields given" are the record's changed keys.
+    private func fields(
+        of save: ModifyRequest.Save, mode: SaveMode, existing: StoredRecord?, _ txn: any BackendReadTransaction
+    ) throws -> FieldTable {
+        let name = save.id.recordName
+        var fields: FieldTable = [:]
+        switch mode {
+        case .create:
+            break  // `plan` refused an existing record
+        case .update(let tag), .replace(let tag):
+            guard let existing else {
+                throw CKError.make(
+                    .unknownItem,
+                    "record '\(name)' does not exist in zone '\(save.id.zoneID.zoneName)'; it cannot be updated")
+            }
+            if tag != existing.changeTag {
+                throw serverRecordChanged(save, existing, "client oplock error updating record", txn, clientTag: tag)
+            }
+            if case .update = mode { fields = existing.fields }
+        case .forceUpdate:
+            fields = existing?.fields ?? [:]
+        case .forceReplace:
+            break
+        }
+        applyChangedKeys(save, to: &fields)
+        return fields
+    }
+
+    /// The parent a save writes: the record's own when it is new, when its parent was set, or
+    /// when the save writes every key; otherwise the stored one.
+    private func parent(of save: ModifyRequest.Save, existing: StoredRecord?, policy: SavePolicy) -> ReferenceValue? {
+        switch save.mode {
+        case .replace, .forceReplace:
+            if case .reference(let ref) = save.system.parent { return ref }
+            return nil
+        default:
+            break
+        }
+        var parent = existing?.parent
+        if existing == nil || save.system.parentChanged || save.writesAllKeys(policy) {
+            if case .reference(let ref) = save.system.parent {
+                parent = ref
+            } else if existing == nil || save.system.parentChanged {
+                parent = nil
+            }
+        }
+        return parent
+    }
+
+    /// Refuses a save holding an asset fetched from another record whose content is gone: such
+    /// an asset gets its own copy of the content (see `storeAssets`), taken from this database
+    /// or from the asset's local file.
+    private func checkAssetContents(
+        _ fields: FieldTable, of id: CKRecord.ID, existing: StoredRecord?, assets: [String: [UInt8]],
+        _ txn: any BackendReadTransaction
+    ) throws {
+        let owned = FieldValue.assetContentIDs(existing?.fields)
+        for (field, value) in fields where value.containsAsset {
+            for asset in value.assets where !asset.contentID.isEmpty && !owned.contains(asset.contentID) {
+                let inFile = asset.pendingFile.map { assets[$0.path] != nil } ?? false
+                if !inFile, try txn.get(keys.asset(asset.contentID)) == nil {
+                    throw CKError.make(
+                        .assetFileNotFound,
+                        "the content of the asset in field '\(field)' of record '\(id.recordName)' is no longer available; set a new CKAsset(fileURL:)"
+                    )
+                }
+            }
+        }
+    }
+
+    /// Checks one delete against the store, the caller's role and its mode; returns the record
+    /// to delete.
+    private func planDelete(
+        _ id: CKRecord.ID, mode: DeleteMode, stored: StoredRecord?, _ txn: any BackendReadTransaction
+    ) throws -> StoredRecord {
+        guard let stored else {
+            throw CKError.make(
+                .unknownItem, "Record '\(id.recordName)' does not exist in zone '\(id.zoneID.zoneName)'")
+        }
+        if let error = creatorError(recordName: id.recordName, creator: stored.creatorUserRecordName) { throw error }
+        if case .ifChangeTag(let tag) = mode, tag != stored.changeTag {
+            let server = makeRecord(stored, id: id, desiredKeys: nil, txn)
+            throw CKError.make(
+                .serverRecordChanged,
+                "client oplock error deleting record: record '\(id.recordName)' (server change tag \(stored.changeTag), client \(tag))",
+                userInfo: [CKRecordChangedErrorServerRecordKey: server])
+        }
+        return stored
+    }
+
     private func applyChangedKeys(_ save: ModifyRequest.Save, to fields: inout FieldTable) {
         for key in save.changedKeys { fields[key] = save.values[key] }
     }
 
+    /// `serverRecordChanged` for `save`, carrying the server's, the client's and the ancestor
+    /// record; `clientTag` is the tag the client claimed (the record's own unless a mode names
+    /// one).
     private func serverRecordChanged(
-        _ save: ModifyRequest.Save, _ existing: StoredRecord, _ reason: String, _ txn: any BackendReadTransaction
+        _ save: ModifyRequest.Save, _ existing: StoredRecord, _ reason: String, _ txn: any BackendReadTransaction,
+        clientTag: String? = nil
     ) -> CKError {
         let server = makeRecord(existing, id: save.id, desiredKeys: nil, txn)
         let ancestor = CKRecord(recordType: save.recordType, recordID: save.id)
-        if let tag = save.system.changeTag {
-            ancestor.state.withLock { $0.system.changeTag = tag }
+        let clientTag = clientTag ?? save.system.changeTag
+        if let clientTag {
+            ancestor.state.withLock { $0.system.changeTag = clientTag }
         }
         return .make(
             .serverRecordChanged,
-            "\(reason): record '\(save.id.recordName)' (server change tag \(existing.changeTag), client \(save.system.changeTag ?? "none"))",
+            "\(reason): record '\(save.id.recordName)' (server change tag \(existing.changeTag), client \(clientTag ?? "none"))",
             userInfo: [
                 CKRecordChangedErrorServerRecordKey: server,
                 CKRecordChangedErrorClientRecordKey: save.record,
@@ -517,8 +620,8 @@ extension DatabaseContext {
             recordType: plan.save.recordType, position: position,
             changeTag: DatabaseContext.changeTag(position: position, zone: zone.number),
             creationDate: plan.existing?.creationDate ?? now, modificationDate: now,
-            creator: plan.existing?.creatorUserRecordName ?? engine.userRecordName,
-            modifier: engine.userRecordName, parent: plan.parent, fields: fields)
+            creator: plan.existing?.creatorUserRecordName ?? caller.userRecordName,
+            modifier: caller.userRecordName, parent: plan.parent, fields: fields)
         let type = try schema.row(plan.save.recordType, txn)
         try txn.set(
             keys.record(zone.number, name),

@@ -92,6 +92,10 @@ extension DatabaseContext {
             var deleted: [(CKSubscription.ID, Result<Void, CKError>)] = []
             for (subscription, row) in zip(saving, rows) {
                 let id = subscription.subscriptionID
+                if let error = anonymousWriteError("subscription '\(id)'") {
+                    saved.append((id, .failure(error)))
+                    continue
+                }
                 switch row {
                 case .failure(let error):
                     saved.append((id, .failure(error)))
@@ -105,6 +109,10 @@ extension DatabaseContext {
                 }
             }
             for id in deleting {
+                if let error = anonymousWriteError("subscription '\(id)'") {
+                    deleted.append((id, .failure(error)))
+                    continue
+                }
                 guard try txn.get(keys.subscription(id)) != nil else {
                     deleted.append((id, .failure(.make(.unknownItem, "Subscription '\(id)' does not exist"))))
                     continue

@@ -63,7 +63,7 @@ extension DatabaseContext {
             var deleted: [(CKRecordZone.ID, Result<Void, CKError>)] = []
             for zone in saving {
                 let id = zone.zoneID
-                if let error = zoneCreationError(id) {
+                if let error = anonymousWriteError("zone '\(id.zoneName)'") ?? zoneCreationError(id) {
                     saved.append((id, .failure(error)))
                     continue
                 }
@@ -83,6 +83,10 @@ extension DatabaseContext {
                 saved.append((id, .success(publicZone(id, row))))
             }
             for id in deleting {
+                if let error = anonymousWriteError("zone '\(id.zoneName)'") {
+                    deleted.append((id, .failure(error)))
+                    continue
+                }
                 if scope == .public {
                     deleted.append(
                         (id, .failure(.make(.badDatabase, "zones cannot be deleted in the public database"))))

@@ -9,7 +9,7 @@ import Synchronization
 /// run again when the backend reports a serialization conflict.
 ///
 /// `package` for stratusd (decision 0012.2): the server opens namespaces
-/// (``database(namespace:scope:)``) and calls ``DatabaseContext``'s request methods directly.
+/// (``database(namespace:scope:caller:)``) and calls ``DatabaseContext``'s request methods directly.
 package final class Engine: Sendable {
     let backend: any DatabaseBackend
     /// The store's identity, bound into every token and cursor.
@@ -149,7 +149,7 @@ package final class Engine: Sendable {
             number = try write { txn in try Engine.number(at: StoreLayout.containerKey(identifier), txn) }
             containerNumbers.withLock { $0[identifier] = number }
         }
-        return DatabaseContext(engine: self, number: number, scope: scope)
+        return DatabaseContext(engine: self, number: number, scope: scope, caller: embeddedCaller)
     }
 
     /// One database of a stratusd namespace (decision 0012.10), registering the namespace on
@@ -162,9 +162,15 @@ package final class Engine: Sendable {
     /// databases (and that user's own subscriptions to the public database) with the user's
     /// owner, and the public database with `""`.
     ///
+    /// `caller` is who the requests run for (decision 0012.3): records are created and modified
+    /// under its user record name, and the public database checks its role. `nil` is the
+    /// embedded caller: the local user (`_defaultUser`) as ``Caller/Role/admin``.
+    ///
     /// - Throws: `invalidArguments` for an empty container name, or a store failure as a
     ///   `CKError`.
-    package func database(namespace: Namespace, scope: CKDatabase.Scope) throws -> DatabaseContext {
+    package func database(
+        namespace: Namespace, scope: CKDatabase.Scope, caller: Caller? = nil
+    ) throws -> DatabaseContext {
         guard !namespace.container.isEmpty else {
             throw CKError.make(.invalidArguments, "a namespace needs a container name")
         }
@@ -175,7 +181,7 @@ package final class Engine: Sendable {
             number = try write { txn in try Engine.number(at: StoreLayout.namespaceKey(namespace), txn) }
             namespaceNumbers.withLock { $0[namespace] = number }
         }
-        return DatabaseContext(engine: self, number: number, scope: scope)
+        return DatabaseContext(engine: self, number: number, scope: scope, caller: caller ?? embeddedCaller)
     }
 
     /// The number registered at `key` (a container's or a namespace's directory entry), drawn
@@ -229,12 +235,16 @@ package struct DatabaseContext: Sendable {
     /// The container's or namespace's number (`03 (number, scope)`); tokens and cursors bind it.
     package let containerNumber: Int64
     package let scope: CKDatabase.Scope
+    /// Who the requests run for: the creator and modifier of the records it saves, and the role
+    /// the public database checks (decision 0012.3).
+    package let caller: Caller
     let keys: DatabaseKeys
 
-    init(engine: Engine, number: Int64, scope: CKDatabase.Scope) {
+    init(engine: Engine, number: Int64, scope: CKDatabase.Scope, caller: Caller) {
         self.engine = engine
         self.containerNumber = number
         self.scope = scope
+        self.caller = caller
         self.keys = DatabaseKeys(containerNumber: number, scope: Int64(scope.rawValue))
     }
 }
