@@ -27,79 +27,37 @@ extension DatabaseContext {
         _ request: ModifyRequest, cancelled: () -> CKError? = { nil },
         journal: ((ModifyOutcome, any BackendWriteTransaction) throws -> Void)? = nil
     ) throws -> ModifyOutcome {
-        let total = request.saves.count + request.deletes.count
-        if total > Validation.maximumItemsPerRequest {
-            throw CKError.make(
-                .limitExceeded,
-                "Your request contains \(total) items which is more than the maximum number of items in a single request (\(Validation.maximumItemsPerRequest))"
-            )
-        }
-        // Duplicates are found by record name within each zone (no hashing of ID objects); the
-        // zone groups are the transaction's grouping too.
-        var groups = ZoneGroups()
-        var namesByGroup: [Set<String>] = []
-        var saveGroups: [Int] = []
-        saveGroups.reserveCapacity(request.saves.count)
-        var deleteGroups: [Int] = []
-        deleteGroups.reserveCapacity(request.deletes.count)
-        for (isSave, id) in request.saves.lazy.map({ (true, $0.id) }) + request.deletes.lazy.map({ (false, $0) }) {
-            let group = groups.group(of: id.zoneID)
-            if group == namesByGroup.count { namesByGroup.append(Set(minimumCapacity: total)) }
-            if isSave { saveGroups.append(group) } else { deleteGroups.append(group) }
-            if !namesByGroup[group].insert(id.recordName).inserted {
-                throw CKError.make(
-                    .invalidArguments,
-                    "You can't save the same record twice: record '\(id.recordName)' appears more than once in one request"
-                )
-            }
-        }
-
-        // Checks that need no store, and asset files read before the transaction.
-        var preErrors: [ItemKey: CKError] = [:]
-        var assetContents: [Int: [String: [UInt8]]] = [:]
-        for save in request.saves {
-            if let error = anonymousWriteError("record '\(save.id.recordName)'") ?? validate(save) {
-                preErrors[.save(save.index)] = error
-                continue
-            }
-            do {
-                var contents: [String: [UInt8]] = [:]
-                for (field, value) in save.values {
-                    let written = save.writesAllKeys(request.policy) || save.changedKeys.contains(field)
-                    for asset in value.assets {
-                        guard let file = asset.pendingFile else { continue }
-                        if asset.contentID.isEmpty {
-                            contents[file.path] = try Engine.loadAssetFile(file, field: field)
-                        } else if written, let data = try? Data(contentsOf: file) {
-                            // A fetched asset set on this record: if its content is not in this
-                            // database, the transaction copies it from this local file.
-                            contents[file.path] = Array(data)
-                        }
-                    }
-                }
-                if !contents.isEmpty { assetContents[save.index] = contents }
-            } catch let error as CKError {
-                preErrors[.save(save.index)] = error
-            }
-        }
-        for (index, id) in request.deletes.enumerated() {
-            if let error = anonymousWriteError("record '\(id.recordName)'") {
-                preErrors[.delete(index)] = error
-            } else if let problem = Validation.recordNameProblem(id.recordName)
-                ?? Validation.zoneNameProblem(id.zoneID.zoneName)
-            {
-                preErrors[.delete(index)] = .make(.invalidArguments, problem)
-            }
-        }
-
+        let grouping = try group(request)
+        let checks = try checkWithoutStore(request)
         let now = Date().timeIntervalSinceReferenceDate
         return try engine.write { txn in
-            var saveResults = [Result<CKRecord, CKError>?](repeating: nil, count: request.saves.count)
-            var deleteResults = [Result<Void, CKError>?](repeating: nil, count: request.deletes.count)
+            var results = ItemResults(request)
             var meta = try loadMeta(txn)
             var schema = SchemaCache(context: self)
+            let (savesByGroup, deletesByGroup) = grouping.items(of: request)
+            for (group, zoneID) in grouping.groups.zones.enumerated() {
+                try modifyZone(
+                    zoneID, saves: savesByGroup[group], deletes: deletesByGroup[group], request: request,
+                    checks: checks, now: now, results: &results, meta: &meta, schema: &schema, txn)
+            }
+            try schema.flush(txn)
+            try storeMeta(meta, txn)
+            // Cancelled before commit: roll everything back.
+            if let error = cancelled() { throw error }
+            let outcome = results.outcome(of: request)
+            try journal?(outcome, txn)
+            return outcome
+        }
+    }
 
-            // The items by zone (zones in order of first appearance, items in request order).
+    /// A request's items grouped by zone.
+    private struct Grouping {
+        var groups = ZoneGroups()
+        var saveGroups: [Int] = []
+        var deleteGroups: [Int] = []
+
+        /// The items by zone (zones in order of first appearance, items in request order).
+        func items(of request: ModifyRequest) -> ([[ModifyRequest.Save]], [[(Int, CKRecord.ID)]]) {
             var savesByGroup = [[ModifyRequest.Save]](repeating: [], count: groups.zones.count)
             var deletesByGroup = [[(Int, CKRecord.ID)]](repeating: [], count: groups.zones.count)
             if groups.zones.count == 1 {
@@ -111,161 +69,292 @@ extension DatabaseContext {
                     deletesByGroup[group].append((index, request.deletes[index]))
                 }
             }
+            return (savesByGroup, deletesByGroup)
+        }
+    }
 
-            for (group, zoneID) in groups.zones.enumerated() {
-                let saves = savesByGroup[group]
-                let deletes = deletesByGroup[group]
-                guard var zone = try loadZone(zoneID, txn) else {
-                    let error = CKError.make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
-                    for save in saves { saveResults[save.index] = .failure(preErrors[.save(save.index)] ?? error) }
-                    for (index, _) in deletes { deleteResults[index] = .failure(preErrors[.delete(index)] ?? error) }
-                    continue
-                }
-                let atomicZone =
-                    request.atomic && CKRecordZone.Capabilities(rawValue: UInt(zone.capabilities)).contains(.atomic)
-                let schemaBefore = schema
+    /// Refuses a request over the item limit or naming a record twice; groups its items by zone.
+    private func group(_ request: ModifyRequest) throws -> Grouping {
+        let total = request.saves.count + request.deletes.count
+        if total > Validation.maximumItemsPerRequest {
+            throw CKError.make(
+                .limitExceeded,
+                "Your request contains \(total) items which is more than the maximum number of items in a single request (\(Validation.maximumItemsPerRequest))"
+            )
+        }
+        // Duplicates are found by record name within each zone (no hashing of ID objects); the
+        // zone groups are the transaction's grouping too.
+        var grouping = Grouping()
+        var namesByGroup: [Set<String>] = []
+        grouping.saveGroups.reserveCapacity(request.saves.count)
+        grouping.deleteGroups.reserveCapacity(request.deletes.count)
+        for (isSave, id) in request.saves.lazy.map({ (true, $0.id) }) + request.deletes.lazy.map({ (false, $0) }) {
+            let group = grouping.groups.group(of: id.zoneID)
+            if group == namesByGroup.count { namesByGroup.append(Set(minimumCapacity: total)) }
+            if isSave { grouping.saveGroups.append(group) } else { grouping.deleteGroups.append(group) }
+            if !namesByGroup[group].insert(id.recordName).inserted {
+                throw CKError.make(
+                    .invalidArguments,
+                    "You can't save the same record twice: record '\(id.recordName)' appears more than once in one request"
+                )
+            }
+        }
+        return grouping
+    }
 
-                // Every pointer the zone's items touch, then the live records, in two reads: a
-                // server backend answers them in two round trips instead of one per record.
-                let prefetched = try prefetch(zone: zone.number, saves: saves, deletes: deletes.map(\.1), txn)
+    /// What is known of the items before the transaction: failures that need no store, and the
+    /// asset files each save reads.
+    private struct ItemChecks {
+        var preErrors: [ItemKey: CKError] = [:]
+        var assetContents: [Int: [String: [UInt8]]] = [:]
 
-                // Phase 1: decide every item without writing.
-                var failures: [ItemKey: CKError] = [:]
-                var planned: [PlannedSave] = []
-                planned.reserveCapacity(saves.count)
-                // Only parent checks ask which records this request saves.
-                let savedNames =
-                    saves.contains { $0.system.parent != nil }
-                    ? Set(saves.filter { preErrors[.save($0.index)] == nil }.map(\.id.recordName)) : []
-                for save in saves {
-                    if !preErrors.isEmpty, let error = preErrors[.save(save.index)] {
-                        failures[.save(save.index)] = error
-                        continue
-                    }
-                    do {
-                        planned.append(
-                            try plan(
-                                save, existing: try prefetched.record(save.id.recordName), zone: zone,
-                                policy: request.policy, savedNames: savedNames,
-                                assets: assetContents.isEmpty ? [:] : assetContents[save.index] ?? [:],
-                                schema: &schema, txn))
-                    } catch let error as CKError {
-                        failures[.save(save.index)] = error
-                    }
-                }
-                // At most 750 deleteSelf referrers per record (rule 11 of decision 0004), and a
-                // parent saved in the same request must itself be saved: a child whose parent
-                // failed fails too (along chains). A save that fails frees no place for the
-                // references it would have dropped, so the count is taken again over the saves
-                // left until none fails; the schema of the failed saves is then taken back.
-                var dropped = false
-                while true {
-                    var failed = false
-                    let limitFailures = try deleteSelfLimitFailures(planned, zone: zone.number, txn)
-                    if !limitFailures.isEmpty {
-                        for (index, error) in limitFailures { failures[.save(index)] = error }
-                        planned.removeAll { limitFailures[$0.save.index] != nil }
-                        failed = true
-                    }
-                    if !atomicZone && !failures.isEmpty {
-                        var failedNames = Set(saves.filter { failures[.save($0.index)] != nil }.map(\.id.recordName))
-                        func orphaned(_ plan: PlannedSave) -> Bool {
-                            plan.parentInBatch.map { failedNames.contains($0) } ?? false
-                        }
-                        while let orphan = planned.firstIndex(where: orphaned) {
-                            let child = planned.remove(at: orphan)
-                            failures[.save(child.save.index)] = .make(
-                                .referenceViolation,
-                                "the parent of record '\(child.save.id.recordName)', record '\(child.parentInBatch ?? "")', was not saved"
-                            )
-                            failedNames.insert(child.save.id.recordName)
-                            failed = true
-                        }
-                    }
-                    // In an atomic zone one failure fails every save: no need to count again.
-                    guard failed else { break }
-                    dropped = true
-                    if atomicZone { break }
-                }
-                if dropped && !atomicZone {
-                    schema = schemaBefore
-                    for plan in planned {
-                        try schema.admit(
-                            recordType: plan.save.recordType, fields: plan.fields, recordName: plan.save.id.recordName,
-                            txn)
-                    }
-                }
-                var plannedDeletes: [(Int, CKRecord.ID, StoredRecord)] = []
-                for (index, id) in deletes {
-                    if let error = preErrors[.delete(index)] {
-                        failures[.delete(index)] = error
-                        continue
-                    }
-                    do {
-                        let stored = try planDelete(
-                            id, mode: request.deleteMode(index), stored: try prefetched.record(id.recordName), txn)
-                        plannedDeletes.append((index, id, stored))
-                    } catch let error as CKError {
-                        failures[.delete(index)] = error
-                    }
-                }
+        /// The asset file contents of save `index`, by file path.
+        func assets(_ index: Int) -> [String: [UInt8]] {
+            assetContents.isEmpty ? [:] : assetContents[index] ?? [:]
+        }
+    }
 
-                if atomicZone && !failures.isEmpty {
-                    schema = schemaBefore
-                    let batchError = CKError.make(
-                        .batchRequestFailed,
-                        "Record will not be saved because of previous error in atomic zone '\(zoneID.zoneName)'")
-                    for save in saves { saveResults[save.index] = .failure(failures[.save(save.index)] ?? batchError) }
-                    for (index, _) in deletes {
-                        deleteResults[index] = .failure(failures[.delete(index)] ?? batchError)
-                    }
-                    continue
-                }
-                for (key, error) in failures {
-                    switch key {
-                    case .save(let i): saveResults[i] = .failure(error)
-                    case .delete(let i): deleteResults[i] = .failure(error)
-                    }
-                }
+    /// Checks that need no store (roles, names, values), and asset files read before the
+    /// transaction.
+    private func checkWithoutStore(_ request: ModifyRequest) throws -> ItemChecks {
+        var checks = ItemChecks()
+        for save in request.saves {
+            if let error = anonymousWriteError("record '\(save.id.recordName)'") ?? validate(save) {
+                checks.preErrors[.save(save.index)] = error
+                continue
+            }
+            do {
+                let contents = try assetFiles(of: save, policy: request.policy)
+                if !contents.isEmpty { checks.assetContents[save.index] = contents }
+            } catch let error as CKError {
+                checks.preErrors[.save(save.index)] = error
+            }
+        }
+        for (index, id) in request.deletes.enumerated() {
+            if let error = anonymousWriteError("record '\(id.recordName)'") {
+                checks.preErrors[.delete(index)] = error
+            } else if let problem = Validation.recordNameProblem(id.recordName)
+                ?? Validation.zoneNameProblem(id.zoneID.zoneName)
+            {
+                checks.preErrors[.delete(index)] = .make(.invalidArguments, problem)
+            }
+        }
+        return checks
+    }
 
-                // Phase 2: write.
-                for plan in planned {
-                    let record = try apply(
-                        plan, pointer: prefetched.pointer(plan.save.id.recordName), zone: &zone, now: now,
-                        assets: assetContents.isEmpty ? [:] : assetContents[plan.save.index] ?? [:], schema: &schema,
-                        txn)
-                    saveResults[plan.save.index] = .success(record)
-                }
-                var deleted = Set<String>()
-                for (index, id, stored) in plannedDeletes {
-                    if !deleted.contains(id.recordName) {
-                        try deleteWithCascade(
-                            name: id.recordName, stored: stored, zone: &zone, deleted: &deleted, schema: &schema, txn)
-                    }
-                    deleteResults[index] = .success(())
-                }
-                if !planned.isEmpty || !plannedDeletes.isEmpty {
-                    if let token = request.clientChangeTokenData { zone.clientChangeTokenData = Array(token) }
-                    if zone.number != DatabaseContext.defaultZoneNumber {
-                        try recordDatabaseChange(.changed, zoneID: zoneID, zone: &zone, meta: &meta, txn)
-                    }
-                    try storeZone(zone, zoneID, txn)
+    /// The contents of the local asset files `save` writes, by path.
+    private func assetFiles(of save: ModifyRequest.Save, policy: SavePolicy) throws -> [String: [UInt8]] {
+        var contents: [String: [UInt8]] = [:]
+        for (field, value) in save.values {
+            let written = save.writesAllKeys(policy) || save.changedKeys.contains(field)
+            for asset in value.assets {
+                guard let file = asset.pendingFile else { continue }
+                if asset.contentID.isEmpty {
+                    contents[file.path] = try Engine.loadAssetFile(file, field: field)
+                } else if written, let data = try? Data(contentsOf: file) {
+                    // A fetched asset set on this record: if its content is not in this
+                    // database, the transaction copies it from this local file.
+                    contents[file.path] = Array(data)
                 }
             }
-            try schema.flush(txn)
-            try storeMeta(meta, txn)
-            // Cancelled before commit: roll everything back.
-            if let error = cancelled() { throw error }
-            let outcome = ModifyOutcome(
+        }
+        return contents
+    }
+
+    /// Every item's result, by position in the request.
+    private struct ItemResults {
+        var saves: [Result<CKRecord, CKError>?]
+        var deletes: [Result<Void, CKError>?]
+
+        init(_ request: ModifyRequest) {
+            saves = .init(repeating: nil, count: request.saves.count)
+            deletes = .init(repeating: nil, count: request.deletes.count)
+        }
+
+        mutating func fail(_ key: ItemKey, _ error: CKError) {
+            switch key {
+            case .save(let i): saves[i] = .failure(error)
+            case .delete(let i): deletes[i] = .failure(error)
+            }
+        }
+
+        func outcome(of request: ModifyRequest) -> ModifyOutcome {
+            ModifyOutcome(
                 saveResults: request.saves.map {
-                    ($0.id, saveResults[$0.index] ?? .failure(.make(.internalError, "no result")))
+                    ($0.id, saves[$0.index] ?? .failure(.make(.internalError, "no result")))
                 },
                 deleteResults: request.deletes.enumerated().map {
-                    ($1, deleteResults[$0] ?? .failure(.make(.internalError, "no result")))
+                    ($1, deletes[$0] ?? .failure(.make(.internalError, "no result")))
                 })
-            try journal?(outcome, txn)
-            return outcome
         }
+    }
+
+    /// Decides and writes one zone's items: every item is checked before anything is written,
+    /// and in an atomic zone one failure fails them all.
+    private func modifyZone(
+        _ zoneID: CKRecordZone.ID, saves: [ModifyRequest.Save], deletes: [(Int, CKRecord.ID)],
+        request: ModifyRequest, checks: ItemChecks, now: Double, results: inout ItemResults, meta: inout DatabaseMeta,
+        schema: inout SchemaCache, _ txn: any BackendWriteTransaction
+    ) throws {
+        guard var zone = try loadZone(zoneID, txn) else {
+            let error = CKError.make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
+            for save in saves { results.fail(.save(save.index), checks.preErrors[.save(save.index)] ?? error) }
+            for (index, _) in deletes { results.fail(.delete(index), checks.preErrors[.delete(index)] ?? error) }
+            return
+        }
+        let atomicZone =
+            request.atomic && CKRecordZone.Capabilities(rawValue: UInt(zone.capabilities)).contains(.atomic)
+        let schemaBefore = schema
+
+        // Every pointer the zone's items touch, then the live records, in two reads: a
+        // server backend answers them in two round trips instead of one per record.
+        let prefetched = try prefetch(zone: zone.number, saves: saves, deletes: deletes.map(\.1), txn)
+
+        // Phase 1: decide every item without writing.
+        var failures: [ItemKey: CKError] = [:]
+        var planned = try planSaves(
+            saves, zone: zone, prefetched: prefetched, request: request, checks: checks, failures: &failures,
+            schema: &schema, txn)
+        try dropFailedSaves(
+            &planned, of: saves, zone: zone, atomicZone: atomicZone, failures: &failures, schema: &schema,
+            schemaBefore: schemaBefore, txn)
+        var plannedDeletes: [(Int, CKRecord.ID, StoredRecord)] = []
+        for (index, id) in deletes {
+            if let error = checks.preErrors[.delete(index)] {
+                failures[.delete(index)] = error
+                continue
+            }
+            do {
+                let stored = try planDelete(
+                    id, mode: request.deleteMode(index), stored: try prefetched.record(id.recordName), txn)
+                plannedDeletes.append((index, id, stored))
+            } catch let error as CKError {
+                failures[.delete(index)] = error
+            }
+        }
+
+        if atomicZone && !failures.isEmpty {
+            schema = schemaBefore
+            let batchError = CKError.make(
+                .batchRequestFailed,
+                "Record will not be saved because of previous error in atomic zone '\(zoneID.zoneName)'")
+            for save in saves { results.fail(.save(save.index), failures[.save(save.index)] ?? batchError) }
+            for (index, _) in deletes { results.fail(.delete(index), failures[.delete(index)] ?? batchError) }
+            return
+        }
+        for (key, error) in failures { results.fail(key, error) }
+
+        // Phase 2: write.
+        for plan in planned {
+            let record = try apply(
+                plan, pointer: prefetched.pointer(plan.save.id.recordName), zone: &zone, now: now,
+                assets: checks.assets(plan.save.index), schema: &schema, txn)
+            results.saves[plan.save.index] = .success(record)
+        }
+        var deleted = Set<String>()
+        for (index, id, stored) in plannedDeletes {
+            if !deleted.contains(id.recordName) {
+                try deleteWithCascade(
+                    name: id.recordName, stored: stored, zone: &zone, deleted: &deleted, schema: &schema, txn)
+            }
+            results.deletes[index] = .success(())
+        }
+        if !planned.isEmpty || !plannedDeletes.isEmpty {
+            if let token = request.clientChangeTokenData { zone.clientChangeTokenData = Array(token) }
+            if zone.number != DatabaseContext.defaultZoneNumber {
+                try recordDatabaseChange(.changed, zoneID: zoneID, zone: &zone, meta: &meta, txn)
+            }
+            try storeZone(zone, zoneID, txn)
+        }
+    }
+
+    /// Plans each of a zone's saves; those that fail go to `failures`.
+    private func planSaves(
+        _ saves: [ModifyRequest.Save], zone: ZoneRow, prefetched: Prefetched, request: ModifyRequest,
+        checks: ItemChecks, failures: inout [ItemKey: CKError], schema: inout SchemaCache,
+        _ txn: any BackendReadTransaction
+    ) throws -> [PlannedSave] {
+        var planned: [PlannedSave] = []
+        planned.reserveCapacity(saves.count)
+        // Only parent checks ask which records this request saves.
+        let savedNames =
+            saves.contains { $0.system.parent != nil }
+            ? Set(saves.filter { checks.preErrors[.save($0.index)] == nil }.map(\.id.recordName)) : []
+        for save in saves {
+            if !checks.preErrors.isEmpty, let error = checks.preErrors[.save(save.index)] {
+                failures[.save(save.index)] = error
+                continue
+            }
+            do {
+                planned.append(
+                    try plan(
+                        save, existing: try prefetched.record(save.id.recordName), zone: zone,
+                        policy: request.policy, savedNames: savedNames, assets: checks.assets(save.index),
+                        schema: &schema, txn))
+            } catch let error as CKError {
+                failures[.save(save.index)] = error
+            }
+        }
+        return planned
+    }
+
+    /// Drops the planned saves that cannot be written after all. At most 750 deleteSelf
+    /// referrers per record (rule 11 of decision 0004), and a parent saved in the same request
+    /// must itself be saved: a child whose parent failed fails too (along chains). A save that
+    /// fails frees no place for the references it would have dropped, so the count is taken
+    /// again over the saves left until none fails; the schema of the failed saves is then taken
+    /// back.
+    private func dropFailedSaves(
+        _ planned: inout [PlannedSave], of saves: [ModifyRequest.Save], zone: ZoneRow, atomicZone: Bool,
+        failures: inout [ItemKey: CKError], schema: inout SchemaCache, schemaBefore: SchemaCache,
+        _ txn: any BackendReadTransaction
+    ) throws {
+        var dropped = false
+        while true {
+            var failed = false
+            let limitFailures = try deleteSelfLimitFailures(planned, zone: zone.number, txn)
+            if !limitFailures.isEmpty {
+                for (index, error) in limitFailures { failures[.save(index)] = error }
+                planned.removeAll { limitFailures[$0.save.index] != nil }
+                failed = true
+            }
+            if !atomicZone && !failures.isEmpty {
+                failed = dropOrphans(&planned, of: saves, failures: &failures) || failed
+            }
+            // In an atomic zone one failure fails every save: no need to count again.
+            guard failed else { break }
+            dropped = true
+            if atomicZone { break }
+        }
+        if dropped && !atomicZone {
+            schema = schemaBefore
+            for plan in planned {
+                try schema.admit(
+                    recordType: plan.save.recordType, fields: plan.fields, recordName: plan.save.id.recordName, txn)
+            }
+        }
+    }
+
+    /// Fails the planned saves whose parent, saved in the same request, failed (along chains);
+    /// whether any was dropped.
+    private func dropOrphans(
+        _ planned: inout [PlannedSave], of saves: [ModifyRequest.Save], failures: inout [ItemKey: CKError]
+    ) -> Bool {
+        var failedNames = Set(saves.filter { failures[.save($0.index)] != nil }.map(\.id.recordName))
+        func orphaned(_ plan: PlannedSave) -> Bool {
+            plan.parentInBatch.map { failedNames.contains($0) } ?? false
+        }
+        var dropped = false
+        while let orphan = planned.firstIndex(where: orphaned) {
+            let child = planned.remove(at: orphan)
+            failures[.save(child.save.index)] = .make(
+                .referenceViolation,
+                "the parent of record '\(child.save.id.recordName)', record '\(child.parentInBatch ?? "")', was not saved"
+            )
+            failedNames.insert(child.save.id.recordName)
+            dropped = true
+        }
+        return dropped
     }
 
     /// The problem with a record that can be seen without the store, if any.
