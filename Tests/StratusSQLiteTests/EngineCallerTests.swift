@@ -317,8 +317,10 @@ import Testing
             #expect(failure(subscriptions.deleted[0].1)?.code == .permissionFailure)
             #expect(try database.fetchSubscriptions(nil).isEmpty)
 
-            // A signed-in user may subscribe.
+            // A signed-in user may subscribe, and gets the public database's own answer to zones.
             let byAlice = try publicDatabase(engine, Self.alice)
+            let userZones = try byAlice.modifyZones(saving: [CKRecordZone(zoneName: "Z")], deleting: [])
+            #expect(failure(userZones.saved[0].1)?.code == .badDatabase)
             #expect(failure(try byAlice.modifySubscriptions(saving: [subscription], deleting: []).saved[0].1) == nil)
         }
     }
