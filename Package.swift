@@ -218,7 +218,11 @@ let package = Package(
         // Starts the built `stratusd` on loopback and talks HTTP to it.
         .testTarget(
             name: "StratusServerTests",
-            dependencies: ["stratusd", "StratusServer", "Stratus", "StratusInMemory", "StratusTestSupport"],
+            dependencies: [
+                "stratusd", "StratusServer", "Stratus", "StratusInMemory", "StratusSQLite", "StratusTestSupport",
+                // Signing keys for the server-to-server tests (decision 0013.5).
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
         // The API check: Stratus's symbol graph against Apple's declarations (Tests/APICheck).

@@ -9,7 +9,9 @@ import StratusServer
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin", abstract: "Create and list containers and credentials in the store.",
-        subcommands: [ContainerCommand.self, TokenCommand.self])
+        subcommands: [
+            ContainerCommand.self, TokenCommand.self, UserCommand.self, SessionCommand.self, KeyCommand.self,
+        ])
 }
 
 extension StoreOptions {
@@ -29,11 +31,11 @@ extension StoreOptions {
 /// An environment as an argument.
 extension Namespace.Environment: ExpressibleByArgument {}
 
-/// `stratusd admin container create|list`.
+/// `stratusd admin container create|list|disable`.
 struct ContainerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "container", abstract: "Containers served by this store.",
-        subcommands: [Create.self, List.self])
+        subcommands: [Create.self, List.self, Disable.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -55,8 +57,21 @@ struct ContainerCommand: AsyncParsableCommand {
 
         func run() async throws {
             for entry in try await store.authStore().containers() {
-                print("\(entry.name)\t\(entry.environments.map(\.rawValue).sorted().joined(separator: ","))")
+                let environments = entry.environments.map(\.rawValue).sorted().joined(separator: ",")
+                print("\(entry.name)\t\(environments)\t\(entry.disabled == nil ? "enabled" : "disabled")")
             }
+        }
+    }
+
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Disable a container: all its credentials are refused; `container create` enables it again.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The container identifier.") var name: String
+
+        func run() async throws {
+            try await store.authStore().disableContainer(name)
+            print("disabled \(name)")
         }
     }
 }

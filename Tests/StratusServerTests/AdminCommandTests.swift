@@ -5,26 +5,8 @@ import Testing
 /// `stratusd admin`: containers and API tokens, written into the store by the built executable.
 @Suite("stratusd admin: containers and API tokens")
 struct AdminCommandTests {
-    /// Runs `stratusd admin arguments…` in `directory` (its default store is `.stratus/` there).
-    private func admin(_ arguments: [String], in directory: TemporaryDirectory) throws -> (
-        status: Int32, output: String, errors: String
-    ) {
-        let process = Process()
-        process.executableURL = try BuiltExecutable.url(named: "stratusd")
-        process.arguments = ["admin"] + arguments
-        process.currentDirectoryURL = directory.url
-        let output = directory.appending("out-\(UUID())")
-        let errors = directory.appending("err-\(UUID())")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, try String(contentsOf: output, encoding: .utf8),
-            try String(contentsOf: errors, encoding: .utf8)
-        )
+    private func admin(_ arguments: [String], in directory: TemporaryDirectory) throws -> AdminRun {
+        try runAdmin(arguments, in: directory)
     }
 
     @Test func aTokenIsShownOnceStoredOnlyAsItsHashAndCanBeRevoked() throws {

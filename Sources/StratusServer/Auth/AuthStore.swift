@@ -3,13 +3,20 @@ import Foundation
 package import Stratus
 import StratusBackend
 
-/// Containers and API tokens, kept in the served store under the server's tag `0x06`
+/// Containers and credentials, kept in the served store under the server's tag `0x06`
 /// (decision 0013.2). Secrets are stored only as their SHA-256 and shown once, when made.
 ///
 /// | Key | Value (JSON) |
 /// |---|---|
 /// | `06 01 (container)` | ``ContainerEntry`` |
 /// | `06 02 (SHA-256(API token))` | ``APITokenEntry`` |
+/// | `06 03 (SHA-256(session))` | ``SessionEntry`` |
+/// | `06 04 (container, environment, key ID)` | ``ServerKeyEntry`` |
+/// | `06 05 (container, external ID)` / `06 06 (container, user record name)` | ``UserEntry`` |
+/// | `06 07 (minute, key ID, r)` | the replay guard: empty |
+/// | `06 08` | the server's HMAC key: 32 bytes |
+///
+/// Several components are joined with `0x00`, which no container name or environment holds.
 package struct AuthStore: Sendable {
     let data: ServerData
 
@@ -35,6 +42,7 @@ package struct AuthStore: Sendable {
                 try writer.get(key).map(Self.decode(ContainerEntry.self))
                 ?? ContainerEntry(name: container, environments: [], created: now)
             entry.environments.formUnion(environments)
+            entry.disabled = nil
             try writer.set(key, Self.encode(entry))
             return entry
         }
@@ -63,18 +71,13 @@ package struct AuthStore: Sendable {
             revoked: nil)
         // A refusal is the write's result, not an error thrown inside it (the engine would
         // report that as an internal failure).
-        let refusal: String? = try data.write { writer in
-            guard let stored = try writer.get(Self.containerPrefix + Array(container.utf8)) else {
-                return "no container named '\(container)' (create it with `stratusd admin container create`)"
-            }
-            let containerEntry = try Self.decode(ContainerEntry.self)(stored)
-            guard containerEntry.environments.contains(environment) else {
-                return "container '\(container)' has no \(environment.rawValue) environment"
+        try data.write { writer -> Result<Void, AuthError> in
+            if let refusal = try Self.refusal(container: container, environment: environment, get: writer.get) {
+                return .failure(refusal)
             }
             try writer.set(Self.apiTokenPrefix + APIToken.digest(of: token), Self.encode(entry))
-            return nil
-        }
-        if let refusal { throw AuthError(refusal) }
+            return .success(())
+        }.get()
         return (token, entry)
     }
 
@@ -108,11 +111,15 @@ package struct AuthStore: Sendable {
     }
 
     /// The live token entry `token` presents, or `nil` when it is unknown or revoked. Looked
-    /// up by the token's SHA-256, so nothing is compared byte by byte against a secret.
+    /// up by the token's SHA-256, then compared with the stored hash in constant time.
     package func apiToken(presented token: String) throws -> APITokenEntry? {
         guard APIToken.isWellFormed(token) else { return nil }
         let entry = try data.read { reader in
-            try reader.get(Self.apiTokenPrefix + APIToken.digest(of: token)).map(Self.decode(APITokenEntry.self))
+            try Self.value(
+                under: Self.apiTokenPrefix, digest: SHA256.hash(data: Data(token.utf8)),
+                in: { try reader.scan($0, limit: $1) }
+            )
+            .map { try Self.decode(APITokenEntry.self)($0.value) }
         }
         return entry?.revoked == nil ? entry : nil
     }
@@ -151,6 +158,8 @@ package struct ContainerEntry: Codable, Hashable, Sendable {
     package var environments: Set<Namespace.Environment>
     /// When it was created.
     package var created: Date
+    /// When it was disabled, if it is: every credential of a disabled container is refused.
+    package var disabled: Date?
 
     /// Refuses a name that is empty, longer than 255 bytes, or has characters outside
     /// letters, digits, `.`, `-` and `_`.

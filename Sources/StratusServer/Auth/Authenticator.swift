@@ -1,0 +1,103 @@
+import Foundation
+package import Stratus
+
+/// Checks the credentials of a request (decision 0013), in two steps so that the body is read
+/// only once the cheap checks pass (decision 0012.5):
+/// ``authenticate(container:environment:credentials:now:)`` before the body,
+/// ``complete(_:body:rawPath:now:)`` with it.
+///
+/// Every refusal is ``AuthFailure/authenticationFailed(reason:)`` naming the check that failed;
+/// a credential of another container or environment is refused exactly as an unknown one.
+package struct Authenticator: Sendable {
+    /// Where credentials are stored.
+    package let store: AuthStore
+    /// How old a signed request's date may be: 300 s unless set, at most 600 (Apple's 10 minutes).
+    package let signatureMaxAge: TimeInterval
+    /// How far ahead of the server's clock a signed request's date may be: 60 s.
+    package let signatureMaxSkew: TimeInterval = 60
+
+    /// An authenticator over `store`; `signatureMaxAge` is clamped to (0, 600] seconds.
+    package init(store: AuthStore, signatureMaxAge: TimeInterval = 300) {
+        self.store = store
+        self.signatureMaxAge = min(max(signatureMaxAge, 1), 600)
+    }
+
+    /// Checks everything that needs no body: which credential scheme, the container, the API
+    /// token and session, or a signed request's headers, key and date.
+    package func authenticate(
+        container: String, environment: Namespace.Environment, credentials: PresentedCredentials, now: Date = Date()
+    ) throws(AuthFailure) -> PendingAuthentication {
+        try checkContainer(container, environment)
+        if credentials.isSigned {
+            let signed = try checkSigned(container: container, environment: environment, credentials, now: now)
+            let identity = CallerIdentity.server(keyID: signed.keyID)
+            return PendingAuthentication(
+                authentication: Authentication(container: container, environment: environment, identity: identity),
+                signed: signed)
+        }
+        guard let apiToken = credentials.apiToken else {
+            throw .authenticationFailed(
+                reason: credentials.webAuthToken == nil
+                    ? "no credentials: send a ckAPIToken, or sign the request with a server-to-server key"
+                    : "a ckWebAuthToken is sent with the container's ckAPIToken")
+        }
+        let token = try lookUp { try store.apiToken(presented: apiToken) }
+        guard let token, token.container == container, token.environment == environment else {
+            throw .authenticationFailed(
+                reason: "the ckAPIToken is unknown or revoked for this container and environment")
+        }
+        let authentication = try user(
+            of: credentials.webAuthToken,
+            Authentication(container: container, environment: environment, identity: .anonymous(apiTokenID: token.id)),
+            now: now)
+        return PendingAuthentication(authentication: authentication, signed: nil)
+    }
+
+    /// The caller with the session `webAuthToken` names, or anonymous with the reason it was refused.
+    func user(of webAuthToken: String?, _ anonymous: Authentication, now: Date) throws(AuthFailure) -> Authentication {
+        guard let webAuthToken else { return anonymous }
+        let session = try lookUp { try store.session(presented: webAuthToken, now: now) }
+        guard let session, session.container == anonymous.container, session.environment == anonymous.environment
+        else {
+            var refused = anonymous
+            refused.sessionProblem =
+                "the ckWebAuthToken is unknown, expired or revoked for this container and environment"
+            return refused
+        }
+        var authentication = anonymous
+        authentication.identity = .user(userRecordName: session.userRecordName)
+        return authentication
+    }
+
+    /// Refuses an unknown or disabled container, or one without `environment`.
+    func checkContainer(_ container: String, _ environment: Namespace.Environment) throws(AuthFailure) {
+        let entry = try lookUp { try store.container(container) }
+        guard let entry, entry.disabled == nil, entry.environments.contains(environment) else {
+            throw .authenticationFailed(
+                reason: "no enabled container '\(container)' with a \(environment.rawValue) environment")
+        }
+    }
+
+    /// Runs a store look-up, reporting a store failure as such (not as refused credentials).
+    func lookUp<T>(_ body: () throws -> T) throws(AuthFailure) -> T {
+        do { return try body() } catch { throw .store(error) }
+    }
+
+    /// Finishes `pending` with the raw body and the raw request path (as received, not
+    /// percent-decoded): a signed request's signature, then the replay guard. Other requests
+    /// pass unchanged.
+    package func complete(_ pending: PendingAuthentication, body: [UInt8], rawPath: String, now: Date = Date())
+        throws(AuthFailure) -> Authentication
+    {
+        guard let signed = pending.signed else { return pending.authentication }
+        try verify(signed, body: body, rawPath: rawPath)
+        try guardReplay(signed)
+        return pending.authentication
+    }
+
+    /// Clears the replay guard's minutes that no accepted date can fall in any more (run once a
+    /// minute, decision 0013.6).
+    package func purgeReplayGuard(now: Date = Date()) throws {
+        try store.purgeReplayGuard(olderThan: now.addingTimeInterval(-signatureMaxAge - 60))
+    }
+}

@@ -1,0 +1,17 @@
+/// A record dictionary the translator cannot turn into a record: the server answers 400
+/// `BAD_REQUEST` with ``reason``, which names the field and its type tag.
+package struct WSTranslationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The field at fault, if one is (`nil` for record-level problems such as a missing type).
+    package var field: String?
+    /// What is wrong, for people: "Field 'count' (INT64): expected an integer, found …".
+    package var reason: String
+
+    /// An error.
+    package init(field: String? = nil, reason: String) {
+        self.field = field
+        self.reason = reason
+    }
+
+    /// The reason.
+    package var description: String { reason }
+}
