@@ -19,7 +19,9 @@ package struct JSONDecodeError: Error, Hashable, Sendable, CustomStringConvertib
     static func path(_ codingPath: [any CodingKey]) -> String {
         var text = ""
         for key in codingPath {
-            if let index = key.intValue {
+            // Only the unkeyed container's keys are indices: a dictionary's key "7" has an
+            // intValue too, but is a key.
+            if key is JSONPathKey, let index = key.intValue {
                 text += "[\(index)]"
             } else {
                 text += text.isEmpty ? key.stringValue : "." + key.stringValue

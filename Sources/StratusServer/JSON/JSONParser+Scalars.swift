@@ -75,13 +75,17 @@ extension JSONParser {
         let start = position
         position += 1
         let contentStart = position
+        var isASCII = true
         while position < input.count {
             let byte = input[position]
             if byte == UInt8(ascii: "\"") {
-                let string = try makeString(UnsafeRawBufferPointer(rebasing: input[contentStart..<position]), start)
+                let content = UnsafeRawBufferPointer(rebasing: input[contentStart..<position])
+                // ASCII needs no validation, and String(decoding:) is the faster initializer.
+                let string = isASCII ? String(decoding: content, as: UTF8.self) : try makeString(content, start)
                 position += 1
                 return string
             }
+            if byte >= 0x80 { isASCII = false }
             if byte == UInt8(ascii: "\\") {
                 return try parseEscapedString(start: start, contentStart: contentStart)
             }

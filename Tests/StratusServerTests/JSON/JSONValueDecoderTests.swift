@@ -74,6 +74,10 @@ struct JSONValueDecoderTests {
             #"{"operations": [{"operationType": "a", "record": {"zoneID": {"zoneName": null}}}]}"#,
             "operations[0].record.zoneID.zoneName", "expected a string, found null"
         ),
+        (
+            #"{"operations": [{"operationType": "a", "record": {"fields": {"7": {}}}}]}"#,
+            "operations[0].record.fields.7.value", "is required"
+        ),
         (#"{"operations": {}}"#, "operations", "expected an array, found an object"),
         (
             #"{"operations": [], "resultsLimit": 1.5}"#, "resultsLimit",
