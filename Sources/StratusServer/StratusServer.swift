@@ -1,16 +1,38 @@
+import Foundation
 import Hummingbird
 public import Logging
 import NIOCore
+internal import Stratus
 public import StratusBackend
 
 /// `stratusd`'s HTTP application: CloudKit Web Services over a Stratus backend
 /// (decision 0012).
 ///
-/// This is the first step of the server: it answers `GET /health` without credentials and
-/// refuses every other request with CloudKit's `AUTHENTICATION_FAILED` error dictionary, since
-/// no endpoint accepts credentials yet (`stratusd admin` already makes containers and API
-/// tokens: decision 0013). The Web Services endpoints come next, on this same application.
+/// It answers `GET /health` without credentials, the Web Services endpoints under
+/// `/database/1/…` with them (decision 0013), and refuses every other request with CloudKit's
+/// `AUTHENTICATION_FAILED` error dictionary. `Docs/Server.md` lists what is served.
 public struct StratusServer: Sendable {
+    /// Bounds on what one request may ask and how much work may wait (decision 0012.5, 0012.8).
+    public struct Limits: Sendable {
+        /// The largest request body accepted; a larger one gets 413 before it is parsed.
+        public var maximumRequestBytes: Int
+        /// Threads running engine calls (which may block on the store).
+        public var engineThreads: Int
+        /// Engine calls waiting or running beyond which requests get 503 `TRY_AGAIN_LATER`.
+        public var maximumPendingRequests: Int
+
+        /// 16 MiB bodies, two engine threads per core, 256 pending calls.
+        public init(
+            maximumRequestBytes: Int = 16 << 20,
+            engineThreads: Int = 2 * ProcessInfo.processInfo.activeProcessorCount,
+            maximumPendingRequests: Int = 256
+        ) {
+            self.maximumRequestBytes = maximumRequestBytes
+            self.engineThreads = engineThreads
+            self.maximumPendingRequests = maximumPendingRequests
+        }
+    }
+
     /// Where the server listens.
     public struct Address: Sendable {
         /// The host to bind; `127.0.0.1` by default, so nothing outside this machine reaches a
@@ -36,12 +58,15 @@ public struct StratusServer: Sendable {
     public let address: Address
     /// The server's logger (one line per request at info).
     public let logger: Logger
+    /// Request and concurrency bounds.
+    public let limits: Limits
 
     /// A server for `backend`, described as `backendDescription` (never with a password).
     public init(
         backend: any DatabaseBackend, backendDescription: String, address: Address = Address(),
-        logger: Logger = Logger(label: "stratus.server")
+        limits: Limits = Limits(), logger: Logger = Logger(label: "stratus.server")
     ) {
+        self.limits = limits
         self.backend = backend
         self.backendDescription = backendDescription
         self.address = address
@@ -56,22 +81,32 @@ public struct StratusServer: Sendable {
         logger.info(
             "serving",
             metadata: ["stratus.location": "\(location)", "stratus.http.address": "\(address.host):\(address.port)"])
+        let state = ServerState(engine: try Engine(backend: backend), limits: limits, logger: logger)
+        state.executor.start()
         let application = Application(
-            router: makeRouter(),
+            router: makeRouter(state),
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: "stratusd"),
             onServerRunning: { channel in
                 let bound = channel.localAddress
                 await onListening(bound?.ipAddress ?? address.host, bound?.port ?? address.port)
             },
             logger: logger)
-        try await application.runService()
+        do {
+            try await application.runService()
+        } catch {
+            try? await state.executor.shutdown()
+            throw error
+        }
+        // The requests in flight have finished: the engine's threads can go.
+        try await state.executor.shutdown()
     }
 
-    /// The routes: `/health`, and CloudKit's error for everything else.
-    func makeRouter() -> Router<BasicRequestContext> {
+    /// The routes: `/health`, the database endpoints, and CloudKit's error for everything else.
+    func makeRouter(_ state: ServerState) -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: RequestLogMiddleware())
         router.get("/health") { _, context in try await HealthCheck(backend: backend).response(logger: context.logger) }
+        DatabaseRoutes(server: state, operations: DatabaseOperations.all).register(on: router)
         router.add(middleware: CredentialsRequiredMiddleware())
         return router
     }

@@ -7,6 +7,8 @@ final class StratusDaemonProcess: @unchecked Sendable {
     let process = Process()
     let baseURL: URL
     let directory: TemporaryDirectory
+    /// Whether the directory was made for this process (and goes with it).
+    private let ownsDirectory: Bool
     private let output: URL
     private let errors: URL
 
@@ -14,17 +16,19 @@ final class StratusDaemonProcess: @unchecked Sendable {
         var description: String
     }
 
-    /// Starts `stratusd --port 0` in a new temporary directory (so its default store is
-    /// `.stratus/` there) with `arguments`, and waits for its "listening" line.
-    init(arguments: [String] = [], environment: [String: String] = [:]) throws {
-        directory = try TemporaryDirectory(prefix: "stratusd")
-        output = directory.appending("stdout")
-        errors = directory.appending("stderr")
+    /// Starts `stratusd --port 0` in `directory`, else a new temporary directory (so its
+    /// default store is `.stratus/` there), with `arguments`, and waits for its "listening"
+    /// line.
+    init(arguments: [String] = [], environment: [String: String] = [:], directory: TemporaryDirectory? = nil) throws {
+        self.directory = try directory ?? TemporaryDirectory(prefix: "stratusd")
+        ownsDirectory = directory == nil
+        output = self.directory.appending("stdout-\(UUID())")
+        errors = self.directory.appending("stderr-\(UUID())")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.executableURL = try BuiltExecutable.url(named: "stratusd")
         process.arguments = ["--port", "0"] + arguments
-        process.currentDirectoryURL = directory.url
+        process.currentDirectoryURL = self.directory.url
         var variables = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         variables.merge(environment) { $1 }
         process.environment = variables
@@ -66,6 +70,6 @@ final class StratusDaemonProcess: @unchecked Sendable {
 
     deinit {
         if process.isRunning { process.terminate() }
-        try? directory.remove()
+        if ownsDirectory { try? directory.remove() }
     }
 }

@@ -7,10 +7,11 @@ public import Foundation
 /// token that does not apply is rejected with `changeTokenExpired` or `invalidArguments`, never
 /// silently misread (decision 0003).
 public final class CKServerChangeToken: NSObject, NSCopying, NSSecureCoding, Codable, @unchecked Sendable {
-    /// The token's bytes.
-    let data: Data
+    /// The token's bytes: what stratusd sends as a `syncToken` (decision 0012.9).
+    package let data: Data
 
-    init(data: Data) {
+    /// The token whose bytes are `data`; the engine judges them when the token is used.
+    package init(data: Data) {
         self.data = data
     }
 

@@ -27,9 +27,11 @@ package struct Authenticator: Sendable {
     package func authenticate(
         container: String, environment: Namespace.Environment, credentials: PresentedCredentials, now: Date = Date()
     ) throws(AuthFailure) -> PendingAuthentication {
-        try checkContainer(container, environment)
+        // The container is checked after the credential: an unknown container then reads
+        // exactly as a credential of another container, telling nobody which containers exist.
         if credentials.isSigned {
             let signed = try checkSigned(container: container, environment: environment, credentials, now: now)
+            try checkContainer(container, environment)
             let identity = CallerIdentity.server(keyID: signed.keyID)
             return PendingAuthentication(
                 authentication: Authentication(container: container, environment: environment, identity: identity),
@@ -46,6 +48,7 @@ package struct Authenticator: Sendable {
             throw .authenticationFailed(
                 reason: "the ckAPIToken is unknown or revoked for this container and environment")
         }
+        try checkContainer(container, environment)
         let authentication = try user(
             of: credentials.webAuthToken,
             Authentication(container: container, environment: environment, identity: .anonymous(apiTokenID: token.id)),

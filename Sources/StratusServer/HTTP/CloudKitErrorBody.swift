@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// A CloudKit Web Services error dictionary (`serverErrorCode`, `reason`, `uuid`), as Apple's
 /// service answers a refused request.
@@ -10,6 +11,10 @@ struct CloudKitErrorBody: Encodable, Sendable {
     var serverErrorCode: String
     /// What was wrong, for a person.
     var reason: String
+    /// Seconds to wait before retrying, when retrying helps.
+    var retryAfter: Int? = nil
+    /// Stratus's addition: the `CKError.Code` name.
+    var stratusErrorCode: String? = nil
 
     /// The HTTP response carrying this dictionary with `status`.
     func response(status: HTTPResponse.Status) throws -> Response {
@@ -17,6 +22,7 @@ struct CloudKitErrorBody: Encodable, Sendable {
         encoder.outputFormatting = [.sortedKeys]
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
+        if let retryAfter { headers[.retryAfter] = "\(retryAfter)" }
         return Response(
             status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(self))))
     }

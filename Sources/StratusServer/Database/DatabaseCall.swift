@@ -1,0 +1,33 @@
+import Foundation
+import Hummingbird
+import NIOCore
+internal import Stratus
+
+/// An authenticated request to one database, with its body: what a ``DatabaseOperation``
+/// handler gets. The namespace comes from the path and the credentials only, never from the
+/// body (decision 0012.10).
+struct DatabaseCall: Sendable {
+    var path: DatabasePath
+    /// Who is asking, as the engine sees it.
+    var caller: Caller
+    /// The request body, collected within the configured limit.
+    var body: ByteBuffer
+    /// The request ID (`uuid` in error dictionaries, and the log line's).
+    var requestID: String
+    var server: ServerState
+
+    /// The engine's context for this request's database: the container × environment's public
+    /// database, or the caller's own private or shared database.
+    func database() throws -> DatabaseContext {
+        let owner = path.scope == .public ? "" : caller.userRecordName
+        return try server.engine.database(
+            namespace: Namespace(container: path.container, environment: path.environment, owner: owner),
+            scope: path.scope, caller: caller)
+    }
+
+    /// Runs `body` on the engine's threads with this call's database.
+    func withDatabase<T: Sendable>(_ body: @escaping @Sendable (DatabaseContext) throws -> T) async throws -> T {
+        let call = self
+        return try await server.executor.run(requestID: requestID) { try body(try call.database()) }
+    }
+}

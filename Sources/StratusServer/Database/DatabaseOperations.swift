@@ -1,0 +1,8 @@
+/// Every database endpoint this server answers (decision 0012.4's table, as far as built).
+enum DatabaseOperations {
+    static let all: [DatabaseOperation] = [
+        RecordsModify.operation, RecordsLookup.operation, ZoneChangesEndpoints.recordsChanges,
+        ZoneChangesEndpoints.changesZone, DatabaseChangesEndpoints.changesDatabase,
+        DatabaseChangesEndpoints.zonesChanges, ZoneEndpoints.list, ZoneEndpoints.lookup, ZoneEndpoints.modify,
+    ]
+}

@@ -1,0 +1,34 @@
+import Hummingbird
+internal import Stratus
+
+/// The database a `/database/1/{container}/{environment}/{database}/…` request names,
+/// checked segment by segment (decision 0012.4).
+struct DatabasePath: Sendable, Hashable {
+    var container: String
+    var environment: Namespace.Environment
+    var scope: CKDatabase.Scope
+
+    /// The path's segments, from the route's parameters.
+    ///
+    /// - Throws: 404 `NOT_FOUND` naming the segment that is not one the API has.
+    init(parameters: Parameters) throws(ServerError) {
+        guard let container = parameters.get("container"), !container.isEmpty else {
+            throw .notFound("the path has no container segment")
+        }
+        let environmentName = parameters.get("environment") ?? ""
+        guard let environment = Namespace.Environment(rawValue: environmentName) else {
+            throw .notFound("'\(environmentName)' is not an environment: use development or production")
+        }
+        let databaseName = parameters.get("database") ?? ""
+        guard let scope = Self.scopes[databaseName] else {
+            throw .notFound("'\(databaseName)' is not a database: use public, private or shared")
+        }
+        self.container = container
+        self.environment = environment
+        self.scope = scope
+    }
+
+    private static let scopes: [String: CKDatabase.Scope] = [
+        "public": .public, "private": .private, "shared": .shared,
+    ]
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+import NIOCore
+internal import Stratus
+
+/// The Web Services endpoints under `/database/1/{container}/{environment}/{database}/`
+/// (decision 0012.4): each request's path is checked, its credentials resolved, its body
+/// collected within the limit, and only then handed to its operation.
+struct DatabaseRoutes: Sendable {
+    let server: ServerState
+    let operations: [DatabaseOperation]
+
+    static let prefix = "/database/1/:container/:environment/:database"
+    /// Every method a route answers; those an operation does not take get 405.
+    static let allMethods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch]
+
+    func register(on router: Router<BasicRequestContext>) {
+        for operation in operations {
+            for method in Self.allMethods {
+                router.on(RouterPath("\(Self.prefix)/\(operation.name)"), method: method) { request, context in
+                    try await handle(operation, request, context)
+                }
+            }
+        }
+        for method in Self.allMethods {
+            router.on(RouterPath("\(Self.prefix)/**"), method: method) { request, context in
+                try await unknown(request, context)
+            }
+        }
+    }
+
+    private func handle(_ operation: DatabaseOperation, _ request: Request, _ context: BasicRequestContext)
+        async throws -> Response
+    {
+        let path = try DatabasePath(parameters: context.parameters)
+        let pending = try await authenticate(path, request, context)
+        guard operation.methods.contains(request.method) else {
+            throw ServerError.methodNotAllowed(operation.name, allowed: operation.methods)
+        }
+        let body = try await collectBody(request)
+        let caller = try await complete(pending, path: path, operation: operation, body: body, request, context)
+        return try await operation.handle(
+            DatabaseCall(path: path, caller: caller, body: body, requestID: context.id, server: server))
+    }
+
+    /// A path below a database that the API does not have: 404 once the credentials hold, so
+    /// nobody learns anything about the server without them.
+    private func unknown(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let path = try DatabasePath(parameters: context.parameters)
+        _ = try await authenticate(path, request, context)
+        throw ServerError.notFound(
+            "\(request.uri.path) is not an endpoint of this server (decision 0012.4 lists them)")
+    }
+
+    /// The body, refused with 413 beyond ``StratusServer/Limits/maximumRequestBytes`` before
+    /// any of it is parsed.
+    private func collectBody(_ request: Request) async throws -> ByteBuffer {
+        do {
+            return try await request.body.collect(upTo: server.limits.maximumRequestBytes)
+        } catch is NIOTooManyBytesError {
+            throw ServerError(
+                .contentTooLarge, "BAD_REQUEST",
+                "the request body is larger than this server's limit of \(server.limits.maximumRequestBytes) bytes",
+                stratusErrorCode: "limitExceeded")
+        }
+    }
+}
+
+extension ServerError {
+    /// 405 for a known endpoint asked with another method (Apple's table has no 405 code).
+    static func methodNotAllowed(_ name: String, allowed: [HTTPRequest.Method]) -> ServerError {
+        ServerError(
+            .methodNotAllowed, "BAD_REQUEST",
+            "\(name) takes \(allowed.map(\.rawValue).joined(separator: " or ")), not another method")
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Logging
+import NIOPosix
+internal import Stratus
+import Synchronization
+
+/// Runs the engine's synchronous, possibly blocking calls (decision 0001.2) on threads of
+/// their own, never on Swift's cooperative pool, and refuses work beyond a bound with 503
+/// `TRY_AGAIN_LATER` instead of queueing without end (decision 0012.5).
+final class EngineExecutor: Sendable {
+    private let pool: NIOThreadPool
+    private let pending = Atomic<Int>(0)
+    /// Requests waiting or running beyond which new ones are refused.
+    let maximumPending: Int
+    private let logger: Logger
+
+    /// An executor with `threads` threads; call ``start()`` before use and ``shutdown()`` after.
+    init(threads: Int, maximumPending: Int, logger: Logger) {
+        pool = NIOThreadPool(numberOfThreads: max(1, threads))
+        self.maximumPending = maximumPending
+        self.logger = logger
+    }
+
+    func start() { pool.start() }
+
+    func shutdown() async throws { try await pool.shutdownGracefully() }
+
+    /// `body`'s result, computed on a pool thread. An engine error becomes the request's
+    /// refusal (``ServerError``); any other error is an internal failure, logged with the
+    /// request ID and not shown to the client.
+    func run<T: Sendable>(requestID: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let waiting = pending.wrappingAdd(1, ordering: .relaxed).newValue
+        defer { pending.wrappingSubtract(1, ordering: .relaxed) }
+        guard waiting <= maximumPending else {
+            throw ServerError(
+                .serviceUnavailable, "TRY_AGAIN_LATER",
+                "the server has \(maximumPending) requests in progress; retry after the advised delay",
+                retryAfter: 1, stratusErrorCode: "serviceUnavailable")
+        }
+        do {
+            return try await pool.runIfActive(body)
+        } catch let error as CKError {
+            if !ErrorTable.mayShowReason(of: error) {
+                logger.error(
+                    "engine failure",
+                    metadata: ["stratus.request.id": "\(requestID)", "stratus.reason": "\(error.localizedDescription)"])
+            }
+            throw ServerError(error)
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            logger.error(
+                "engine failure", metadata: ["stratus.request.id": "\(requestID)", "stratus.reason": "\(error)"])
+            throw ServerError(
+                .internalServerError, "INTERNAL_ERROR",
+                "the server failed; its log has the details under this request's uuid",
+                stratusErrorCode: "internalError")
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+internal import Stratus
+
+/// `records/lookup`: the records by name, from one snapshot, answered one dictionary per
+/// requested name in request order (a name asked twice is answered twice).
+enum RecordsLookup {
+    static let operation = DatabaseOperation(
+        name: "records/lookup", methods: [.post], writes: false, handle: handle)
+
+    static func handle(_ call: DatabaseCall) async throws -> Response {
+        let body = try call.decode(RecordsLookupRequest.self)
+        let limit = 400
+        guard body.records.count <= limit else {
+            throw ServerError.badRequest(
+                "the request asks for \(body.records.count) records; the limit is \(limit)",
+                stratusErrorCode: "limitExceeded")
+        }
+        let translator = call.translator
+        let zone = body.zoneID.map(translator.zoneID(from:)) ?? CKRecordZone.ID.default
+        let ids = body.records.map { CKRecord.ID(recordName: $0.recordName, zoneID: zone) }
+        let fetchKeys = unionOfDesiredKeys(body)
+        let results = try await call.withDatabase { database in try database.fetchRecords(ids, desiredKeys: fetchKeys) }
+        var byName: [String: Result<CKRecord, CKError>] = [:]
+        for (id, result) in results { byName[id.recordName] = result }
+        let numbersAsStrings = body.numbersAsStrings ?? false
+        let records: [JSONValue] = body.records.map { item in
+            switch byName[item.recordName] {
+            case .success(let record):
+                return translator.dictionary(
+                    for: record, numbersAsStrings: numbersAsStrings, desiredKeys: item.desiredKeys ?? body.desiredKeys)
+            case .failure(let error):
+                return ItemError.dictionary(
+                    error, recordName: item.recordName, requestID: call.requestID, translator: translator,
+                    numbersAsStrings: numbersAsStrings)
+            case nil:
+                return ItemError.dictionary(
+                    CKError(.internalError), recordName: item.recordName, requestID: call.requestID,
+                    translator: translator, numbersAsStrings: numbersAsStrings)
+            }
+        }
+        return call.respond(["records": .array(records)])
+    }
+
+    /// The keys to read: every field when any item (or the request) wants every field, else the
+    /// union of what the items want; each item's own keys are applied to its answer.
+    private static func unionOfDesiredKeys(_ body: RecordsLookupRequest) -> [String]? {
+        var keys = Set<String>()
+        for item in body.records {
+            guard let wanted = item.desiredKeys ?? body.desiredKeys else { return nil }
+            keys.formUnion(wanted)
+        }
+        return body.records.isEmpty ? body.desiredKeys : keys.sorted()
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+internal import Stratus
+
+extension RecordsModify {
+    /// The engine's view of a `records/modify` body: saves and deletes with their modes, and
+    /// where each operation went.
+    struct Plan {
+        var saves: [(record: CKRecord, mode: SaveMode)] = []
+        var deletes: [(id: CKRecord.ID, mode: DeleteMode)] = []
+        var slots: [Slot] = []
+
+        /// - Throws: 400 `BAD_REQUEST` naming the operation: an unknown `operationType`, a
+        ///   missing `recordChangeTag` or `recordName`, a field the translator refuses; more
+        ///   than 400 operations.
+        init(_ body: RecordsModifyRequest, translator: WSRecordTranslator) throws(ServerError) {
+            let limit = 400
+            guard body.operations.count <= limit else {
+                throw .badRequest(
+                    "the request has \(body.operations.count) operations; the limit is \(limit)",
+                    stratusErrorCode: "limitExceeded")
+            }
+            let zone = body.zoneID.map(translator.zoneID(from:)) ?? CKRecordZone.ID.default
+            slots.reserveCapacity(body.operations.count)
+            for (index, operation) in body.operations.enumerated() {
+                do {
+                    try add(operation, zone: zone, translator: translator)
+                } catch {
+                    throw .badRequest("operations[\(index)]: \(error.reason)")
+                }
+            }
+        }
+
+        private mutating func add(
+            _ operation: RecordsModifyRequest.Operation, zone: CKRecordZone.ID, translator: WSRecordTranslator
+        ) throws(WSTranslationError) {
+            let dictionary = operation.record
+            func tag() throws(WSTranslationError) -> String {
+                guard let tag = dictionary.recordChangeTag, !tag.isEmpty else {
+                    throw WSTranslationError(
+                        reason: "operationType \(operation.operationType) needs the record's recordChangeTag")
+                }
+                return tag
+            }
+            let mode: SaveMode
+            switch operation.operationType {
+            case "create": mode = .create
+            case "update": mode = .update(changeTag: try tag())
+            case "forceUpdate": mode = .forceUpdate
+            case "replace": mode = .replace(changeTag: try tag())
+            case "forceReplace": mode = .forceReplace
+            case "delete", "forceDelete":
+                guard dictionary.recordName != nil else {
+                    throw WSTranslationError(reason: "a delete needs the record's recordName")
+                }
+                let id = translator.recordID(from: dictionary, defaultZone: zone)
+                slots.append(.delete(deletes.count))
+                deletes.append((id, operation.operationType == "delete" ? .ifChangeTag(try tag()) : .force))
+                return
+            default:
+                throw WSTranslationError(
+                    reason: "operationType '\(operation.operationType)' is not one of create, update, forceUpdate, "
+                        + "replace, forceReplace, delete, forceDelete")
+            }
+            if dictionary.recordName == nil, mode != .create {
+                throw WSTranslationError(
+                    reason: "operationType \(operation.operationType) needs the record's recordName")
+            }
+            let record = try translator.record(from: dictionary, defaultZone: zone)
+            slots.append(.save(saves.count))
+            saves.append((record, mode))
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// Zones and change feeds through a real `stratusd`: `zones/modify|list|lookup`,
+/// `records/changes`, `changes/zone`, `changes/database` and `zones/changes`, with tokens that
+/// carry on where they left off and refuse to work for anyone else.
+@Suite("stratusd: zones and changes")
+struct ChangesEndpointTests {
+    static var zone: [String: Any] { ["zoneName": "Notes"] }
+
+    private func save(_ ws: WebServicesFixture, _ names: [String], as who: WebServicesFixture.Credentials = .alice)
+        async throws
+    {
+        let operations = names.map { name -> [String: Any] in
+            [
+                "operationType": "forceReplace",
+                "record": ["recordName": name, "recordType": "Note", "fields": ["title": ["value": name]]],
+            ]
+        }
+        let answer = try await ws.post(
+            "records/modify", ["operations": operations, "zoneID": Self.zone], database: "private", as: who)
+        #expect(answer.records.allSatisfy { $0["serverErrorCode"] == nil }, "\(answer.json)")
+    }
+
+    private func makeZone(_ ws: WebServicesFixture, as who: WebServicesFixture.Credentials = .alice) async throws {
+        let made = try await ws.post(
+            "zones/modify", ["operations": [["operationType": "create", "zone": ["zoneID": Self.zone]]]],
+            database: "private", as: who)
+        #expect(made.status == 200, "\(made.json)")
+        let zones = made.json["zones"] as? [[String: Any]]
+        #expect((zones?.first?["zoneID"] as? [String: Any])?["zoneName"] as? String == "Notes", "\(made.json)")
+        #expect(zones?.first?["atomic"] as? Bool == true)
+    }
+
+    @Test func zonesAreMadeListedAndLookedUp() async throws {
+        let ws = try WebServicesFixture()
+        try await makeZone(ws)
+        let list = try await ws.send(
+            "GET", "database/1/\(WebServicesFixture.container)/development/private/zones/list", body: nil, as: .alice)
+        let names = (list.json["zones"] as? [[String: Any]])?.compactMap {
+            ($0["zoneID"] as? [String: Any])?["zoneName"] as? String
+        }
+        #expect(names?.sorted() == ["Notes", "_defaultZone"], "\(list.json)")
+        let lookup = try await ws.post(
+            "zones/lookup", ["zones": [["zoneID": Self.zone], ["zoneID": ["zoneName": "Missing"]]]], database: "private"
+        )
+        let codes = (lookup.json["zones"] as? [[String: Any]])?.map { $0["serverErrorCode"] as? String }
+        #expect(codes == [nil, "ZONE_NOT_FOUND"], "\(lookup.json)")
+        let bobs = try await ws.post("zones/lookup", ["zones": [["zoneID": Self.zone]]], database: "private", as: .bob)
+        #expect(
+            (bobs.json["zones"] as? [[String: Any]])?.first?["serverErrorCode"] as? String == "ZONE_NOT_FOUND",
+            "Bob does not see Alice's zone")
+    }
+
+    @Test func aSyncTokenCarriesOnWhereItLeftOff() async throws {
+        let ws = try WebServicesFixture()
+        try await makeZone(ws)
+        try await save(ws, ["a", "b", "c"])
+        let first = try await ws.post(
+            "records/changes", ["zoneID": Self.zone, "resultsLimit": 2], database: "private")
+        #expect(first.status == 200, "\(first.json)")
+        #expect(first.records.compactMap { $0["recordName"] as? String } == ["a", "b"])
+        #expect(first.json["moreComing"] as? Bool == true)
+        let token1 = try #require(first.json["syncToken"] as? String)
+        let second = try await ws.post(
+            "records/changes", ["zoneID": Self.zone, "syncToken": token1], database: "private")
+        #expect(second.records.compactMap { $0["recordName"] as? String } == ["c"])
+        #expect(second.json["moreComing"] as? Bool == false)
+        let token2 = try #require(second.json["syncToken"] as? String)
+
+        _ = try await ws.post(
+            "records/modify",
+            ["operations": [["operationType": "forceDelete", "record": ["recordName": "a"]]], "zoneID": Self.zone],
+            database: "private")
+        try await save(ws, ["d"])
+        let third = try await ws.post(
+            "changes/zone", ["zones": [["zoneID": Self.zone, "syncToken": token2]]], database: "private")
+        let zone = try #require((third.json["zones"] as? [[String: Any]])?.first, "\(third.json)")
+        let records = zone["records"] as? [[String: Any]] ?? []
+        #expect(records.map { $0["recordName"] as? String } == ["a", "d"])
+        #expect(records.map { $0["deleted"] as? Bool } == [true, false])
+    }
+
+    @Test func databaseChangesListTheZones() async throws {
+        let ws = try WebServicesFixture()
+        let empty = try await ws.post("changes/database", [:] as [String: Any], database: "private")
+        #expect(empty.status == 200, "\(empty.json)")
+        let token = try #require(empty.json["syncToken"] as? String)
+        try await makeZone(ws)
+        let changed = try await ws.post("changes/database", ["syncToken": token], database: "private")
+        let names = (changed.json["zones"] as? [[String: Any]])?.compactMap {
+            ($0["zoneID"] as? [String: Any])?["zoneName"] as? String
+        }
+        #expect(names == ["Notes"], "\(changed.json)")
+        let older = try await ws.post("zones/changes", ["metaSyncToken": token], database: "private")
+        #expect(older.json["metaSyncToken"] is String, "\(older.json)")
+    }
+
+    @Test func tokensAreRefusedWhenMalformedOrSomeoneElses() async throws {
+        let ws = try WebServicesFixture()
+        try await makeZone(ws)
+        try await makeZone(ws, as: .bob)
+        try await save(ws, ["a"])
+        let alices = try await ws.post("records/changes", ["zoneID": Self.zone], database: "private")
+        let token = try #require(alices.json["syncToken"] as? String)
+        let byBob = try await ws.post(
+            "records/changes", ["zoneID": Self.zone, "syncToken": token], database: "private", as: .bob)
+        #expect(byBob.status == 400, "\(byBob.json)")
+        #expect(byBob.json["stratusErrorCode"] as? String == "changeTokenExpired")
+        #expect(byBob.records.isEmpty)
+        let garbage = try await ws.post(
+            "records/changes", ["zoneID": Self.zone, "syncToken": "not a token!"], database: "private")
+        #expect(garbage.status == 400)
+        #expect((garbage.json["reason"] as? String)?.contains("syncToken") == true)
+        let tampered = try await ws.post(
+            "records/changes", ["zoneID": Self.zone, "syncToken": String(token.dropLast(2)) + "AA"],
+            database: "private")
+        #expect(tampered.status == 400, "\(tampered.json)")
+        let inPublic = try await ws.post("changes/database", [:] as [String: Any])
+        #expect(inPublic.status == 400, "the public database has no database changes: \(inPublic.json)")
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import StratusTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A `stratusd` with a container, an API token and sessions for two users, made by
+/// `stratusd admin` in the server's store before it starts: the setting of every Web Services
+/// test. `backend` is a backend URL (a private PostgreSQL's) or `nil` for the embedded SQLite
+/// default in the server's directory.
+final class WebServicesFixture: Sendable {
+    static let container = "iCloud.com.example.stratus"
+    let directory: TemporaryDirectory
+    let server: StratusDaemonProcess
+    /// The development API token.
+    let apiToken: String
+    /// Sessions of users `alice` and `bob` (development).
+    let aliceSession: String
+    let bobSession: String
+    private let postgres: PostgreSQLPrivateServer?
+
+    init(postgres: Bool = false) throws {
+        let directory = try TemporaryDirectory(prefix: "stratusd-ws")
+        self.directory = directory
+        let database = postgres ? try PostgreSQLPrivateServer() : nil
+        self.postgres = database
+        let backend = database.map { ["--backend", $0.url.description] } ?? []
+        func admin(_ arguments: [String]) throws -> String {
+            let run = try runAdmin(arguments + backend, in: directory)
+            guard run.status == 0 else { throw StratusDaemonProcess.StartFailure(description: run.errors) }
+            return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        _ = try admin(["container", "create", Self.container])
+        apiToken = try admin(["token", "create", "--container", Self.container, "--environment", "development"])
+        let session = ["session", "create", "--container", Self.container, "--environment", "development", "--user"]
+        aliceSession = try admin(session + ["alice"])
+        bobSession = try admin(session + ["bob"])
+        server = try StratusDaemonProcess(arguments: backend, directory: directory)
+    }
+
+    deinit {
+        server.stop()
+        postgres?.stop()
+        try? directory.remove()
+    }
+
+    /// Who sends a request.
+    enum Credentials {
+        case none, anonymous, alice, bob
+        case raw(String)
+    }
+
+    /// An answer: status and JSON object (empty when the body was not one).
+    struct Answer {
+        var status: Int
+        var json: [String: Any]
+        var records: [[String: Any]] { json["records"] as? [[String: Any]] ?? [] }
+    }
+
+    /// `POST /database/1/{container}/development/{database}/{operation}` with `body`.
+    func post(
+        _ operation: String, _ body: Any, database: String = "public", as credentials: Credentials = .alice,
+        environment: String = "development"
+    ) async throws -> Answer {
+        try await send(
+            "POST", "database/1/\(Self.container)/\(environment)/\(database)/\(operation)",
+            body: try JSONSerialization.data(withJSONObject: body), as: credentials)
+    }
+
+    /// Any request to `path` (below the server's URL) with raw `body` bytes.
+    func send(_ method: String, _ path: String, body: Data?, as credentials: Credentials) async throws -> Answer {
+        var url = server.baseURL.absoluteString + "/" + path
+        switch credentials {
+        case .none: break
+        case .anonymous: url += "?ckAPIToken=\(apiToken)"
+        case .alice: url += "?ckAPIToken=\(apiToken)&ckWebAuthToken=\(aliceSession)"
+        case .bob: url += "?ckAPIToken=\(apiToken)&ckWebAuthToken=\(bobSession)"
+        case .raw(let query): url += "?" + query
+        }
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        request.httpBody = body
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? -1
+        return Answer(status: status, json: (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+    }
+}
