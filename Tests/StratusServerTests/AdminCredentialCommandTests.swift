@@ -33,6 +33,11 @@ struct AdminCredentialCommandTests {
         #expect(again.output == first.output)
         let listed = try runAdmin(["user", "list", "--container", "iCloud.com.example.app"], in: directory)
         #expect(listed.output == "\(name)\tactive\talice\n")
+        let disabled = try runAdmin(
+            ["user", "disable", "--container", "iCloud.com.example.app", name], in: directory)
+        #expect(disabled.status == 0, "\(disabled.errors)")
+        let after = try runAdmin(["user", "list", "--container", "iCloud.com.example.app"], in: directory)
+        #expect(after.output == "\(name)\tdisabled\talice\n")
         let nowhere = try runAdmin(["user", "create", "--container", "iCloud.nope", "alice"], in: directory)
         #expect(nowhere.status != 0 && nowhere.errors.contains("no container named 'iCloud.nope'"))
     }

@@ -150,7 +150,7 @@ struct SessionTests {
     func credentialsThatCannotStandAreRefused(backend: AuthTestBackend) throws {
         try backend.withStore { store in
             let tokens = try setUp(store)
-            let authenticator = Authenticator(store: store)
+            let authenticator = Authenticator(store: store, cacheLifetime: 0)
             let made = try store.createSession(
                 container: "iCloud.a", environment: .development, externalUserID: "alice", now: now)
             #expect(throws: AuthFailure.self, "a session alone, without the API token") {
@@ -178,6 +178,70 @@ struct SessionTests {
             let back = try caller(
                 authenticator, "iCloud.a", .development, apiToken: tokens[.development], session: made.token, at: now)
             #expect(back.identity == .user(userRecordName: made.entry.userRecordName), "enabled again")
+        }
+    }
+
+    @Test(arguments: AuthTestBackend.allCases)
+    func aDisabledUserIsSignedOutAndGetsNoNewSession(backend: AuthTestBackend) throws {
+        try backend.withStore { store in
+            let tokens = try setUp(store)
+            let made = try store.createSession(
+                container: "iCloud.a", environment: .development, externalUserID: "alice", now: now)
+            let bob = try store.createSession(
+                container: "iCloud.a", environment: .development, externalUserID: "bob", now: now)
+            try store.disableUser(container: "iCloud.a", userRecordName: made.entry.userRecordName)
+            let refused = try caller(
+                Authenticator(store: store), "iCloud.a", .development, apiToken: tokens[.development],
+                session: made.token, at: now)
+            #expect(refused.sessionProblem != nil)
+            #expect(try store.session(presented: bob.token, now: now) != nil, "another user is untouched")
+            #expect(throws: AuthError.self) {
+                try store.createSession(container: "iCloud.a", environment: .development, externalUserID: "alice")
+            }
+            #expect(try store.user(container: "iCloud.a", externalID: "alice")?.disabled != nil)
+            #expect(throws: AuthError.self) { try store.disableUser(container: "iCloud.a", userRecordName: "_0") }
+        }
+    }
+
+    @Test(arguments: AuthTestBackend.allCases)
+    func aRevocationTakesEffectWithinTheCacheTime(backend: AuthTestBackend) throws {
+        try backend.withStore { store in
+            let tokens = try setUp(store)
+            let made = try store.createSession(
+                container: "iCloud.a", environment: .development, externalUserID: "alice", ttl: 60, now: now)
+            let process = Authenticator(store: store)
+            let signedIn = try caller(
+                process, "iCloud.a", .development, apiToken: tokens[.development], session: made.token, at: now)
+            #expect(signedIn.identity == .user(userRecordName: made.entry.userRecordName))
+            try store.revokeSession(container: "iCloud.a", id: made.entry.id)
+            let tokenID = try #require(
+                try store.apiTokens(container: "iCloud.a").first { $0.environment == .development })
+            try store.revokeAPIToken(container: "iCloud.a", id: tokenID.id)
+
+            let cached = try caller(
+                process, "iCloud.a", .development, apiToken: tokens[.development], session: made.token,
+                at: now.addingTimeInterval(29))
+            #expect(cached.identity == signedIn.identity, "kept for 30 s")
+            #expect(throws: AuthFailure.self, "another process sees the revocation at once") {
+                try caller(
+                    Authenticator(store: store), "iCloud.a", .development, apiToken: tokens[.development],
+                    session: made.token, at: now)
+            }
+            #expect(throws: AuthFailure.self, "after 30 s, this one too") {
+                try caller(
+                    process, "iCloud.a", .development, apiToken: tokens[.development], session: made.token,
+                    at: now.addingTimeInterval(30))
+            }
+            // A session past its expiry is refused at once, cached or not.
+            let fresh = try store.createSession(
+                container: "iCloud.a", environment: .production, externalUserID: "alice", ttl: 10, now: now)
+            let warm = try caller(
+                process, "iCloud.a", .production, apiToken: tokens[.production], session: fresh.token, at: now)
+            #expect(warm.sessionProblem == nil)
+            let expired = try caller(
+                process, "iCloud.a", .production, apiToken: tokens[.production], session: fresh.token,
+                at: now.addingTimeInterval(10))
+            #expect(expired.sessionProblem != nil)
         }
     }
 

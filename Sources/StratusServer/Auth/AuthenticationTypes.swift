@@ -17,7 +17,8 @@ package struct PresentedCredentials: Sendable {
     /// Whether the request has a query string at all (a signed request must not).
     package var hasQuery: Bool
 
-    /// Credentials from their parts; absent ones are `nil`.
+    /// Credentials from their parts; absent ones are `nil`. `hasQuery` defaults to whether a
+    /// query parameter is given; the routes pass whether the URL has a query string at all.
     package init(
         apiToken: String? = nil, webAuthToken: String? = nil, keyID: String? = nil, date: String? = nil,
         signature: String? = nil, hasQuery: Bool? = nil
