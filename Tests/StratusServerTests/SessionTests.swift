@@ -80,6 +80,12 @@ struct SessionTests {
             #expect(expired.sessionProblem?.contains("unknown, expired or revoked") == true)
             #expect(expired.sessionProblem?.contains(made.token) == false, "never the token")
             #expect(try store.session(presented: made.token, now: now.addingTimeInterval(3600)) == nil)
+
+            let later = try store.createSession(
+                container: "iCloud.a", environment: .development, externalUserID: "alice", ttl: 7200, now: now)
+            #expect(try store.purgeExpiredSessions(now: now.addingTimeInterval(3599)) == 0)
+            #expect(try store.purgeExpiredSessions(now: now.addingTimeInterval(3600)) == 1)
+            #expect(try store.sessions(container: "iCloud.a").map(\.id) == [later.entry.id])
         }
     }
 
