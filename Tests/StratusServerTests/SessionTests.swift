@@ -27,6 +27,7 @@ struct SessionTests {
             container: container, environment: environment,
             credentials: PresentedCredentials(apiToken: apiToken, webAuthToken: session), now: time)
         #expect(!pending.needsSignature)
+        #expect(pending.authenticationWithoutBody != nil)
         return try authenticator.complete(pending, body: [], rawPath: "/database/1/\(container)", now: time)
     }
 

@@ -102,12 +102,13 @@ package struct Authenticator: Sendable {
     }
 
     /// Finishes `pending` with the raw body and the raw request path (as received, not
-    /// percent-decoded): a signed request's signature, then the replay guard. Other requests
-    /// pass unchanged.
+    /// percent-decoded): a signed request's date again (a body sent slowly does not stretch
+    /// the window), its signature, then the replay guard. Other requests pass unchanged.
     package func complete(_ pending: PendingAuthentication, body: [UInt8], rawPath: String, now: Date = Date())
         throws(AuthFailure) -> Authentication
     {
         guard let signed = pending.signed else { return pending.authentication }
+        _ = try checkDate(signed.date, now: now)
         try verify(signed, body: body, rawPath: rawPath)
         try guardReplay(signed)
         return pending.authentication
