@@ -132,6 +132,21 @@ struct AdminCredentialCommandTests {
         #expect(server.identity == .server(keyID: keyID.trimmingCharacters(in: .newlines)))
     }
 
+    @Test func theHMACKeyIsRotated() throws {
+        let directory = try storeWithContainer()
+        defer { try? directory.remove() }
+        let store = directory.appending(".stratus/stratus.sqlite").path
+        func key() throws -> SymmetricKey {
+            let backend = try SQLiteBackend(configuration: .init(location: .file(path: store)))
+            return try AuthStore(engine: try Engine(backend: backend)).hmacKey()
+        }
+        let before = try key()
+        let rotated = try runAdmin(["secret", "rotate"], in: directory)
+        #expect(rotated.status == 0, "\(rotated.errors)")
+        #expect(rotated.output == "rotated the server's HMAC key\n")
+        #expect(try key() != before)
+    }
+
     @Test(arguments: ["private", "P-384"])
     func anythingButAP256PublicKeyIsRefused(kind: String) throws {
         let directory = try storeWithContainer()

@@ -260,6 +260,10 @@ struct SessionTests {
             #expect(try store.hmacKey() == key)
             let other = try AuthTestBackend.memory.withStore { try $0.hmacKey() }
             #expect(other != key, "each store has its own")
+            try store.rotateHMACKey()
+            let rotated = try store.hmacKey()
+            #expect(rotated != key && rotated.bitCount == 256)
+            #expect(try store.hmacKey() == rotated)
         }
     }
 }
