@@ -3,11 +3,24 @@ import Foundation
 import Stratus
 import StratusServer
 
-/// `stratusd admin user create|list`: the users of a container (decision 0013.4).
+/// `stratusd admin user create|list|disable`: the users of a container (decision 0013.4).
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Users of a container, by the external ID the app's sign-in gives them.",
-        subcommands: [Create.self, List.self])
+        subcommands: [Create.self, List.self, Disable.self])
+
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Disable a user: its sessions are refused and no new one is made.")
+        @OptionGroup var store: StoreOptions
+        @Option(help: "The container.") var container: String
+        @Argument(help: "The user record name, as `user list` shows it.") var userRecordName: String
+
+        func run() async throws {
+            try await store.authStore().disableUser(container: container, userRecordName: userRecordName)
+            print("disabled \(userRecordName)")
+        }
+    }
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

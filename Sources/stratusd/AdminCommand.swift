@@ -11,6 +11,7 @@ struct AdminCommand: AsyncParsableCommand {
         commandName: "admin", abstract: "Create and list containers and credentials in the store.",
         subcommands: [
             ContainerCommand.self, TokenCommand.self, UserCommand.self, SessionCommand.self, KeyCommand.self,
+            SecretCommand.self,
         ])
 }
 
@@ -124,6 +125,23 @@ struct TokenCommand: AsyncParsableCommand {
         func run() async throws {
             try await store.authStore().revokeAPIToken(container: container, id: id)
             print("revoked \(id)")
+        }
+    }
+}
+
+/// `stratusd admin secret rotate`: the server's HMAC key (decision 0013.2, `06 08`).
+struct SecretCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "secret", abstract: "The server's HMAC key (asset URLs, receipts).", subcommands: [Rotate.self])
+
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace the HMAC key with a new random one; URLs signed with the old one stop working.")
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            try await store.authStore().rotateHMACKey()
+            print("rotated the server's HMAC key")
         }
     }
 }

@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+import Stratus
+import StratusSQLite
+import StratusServer
 import StratusTestSupport
 import Testing
 
@@ -33,6 +36,11 @@ struct AdminCredentialCommandTests {
         #expect(again.output == first.output)
         let listed = try runAdmin(["user", "list", "--container", "iCloud.com.example.app"], in: directory)
         #expect(listed.output == "\(name)\tactive\talice\n")
+        let disabled = try runAdmin(
+            ["user", "disable", "--container", "iCloud.com.example.app", name], in: directory)
+        #expect(disabled.status == 0, "\(disabled.errors)")
+        let after = try runAdmin(["user", "list", "--container", "iCloud.com.example.app"], in: directory)
+        #expect(after.output == "\(name)\tdisabled\talice\n")
         let nowhere = try runAdmin(["user", "create", "--container", "iCloud.nope", "alice"], in: directory)
         #expect(nowhere.status != 0 && nowhere.errors.contains("no container named 'iCloud.nope'"))
     }
@@ -86,6 +94,57 @@ struct AdminCredentialCommandTests {
         #expect(revoked.status == 0, "\(revoked.errors)")
         let after = try runAdmin(["key", "list", "--container", "iCloud.com.example.app"], in: directory)
         #expect(after.output == "\(id)\tproduction\trevoked\tbackend\n")
+    }
+
+    @Test func whatAdminMakesTheAuthenticatorAccepts() throws {
+        let directory = try storeWithContainer()
+        defer { try? directory.remove() }
+        let container = ["--container", "iCloud.com.example.app", "--environment", "development"]
+        let token = try runAdmin(["token", "create"] + container, in: directory).output
+        let session = try runAdmin(["session", "create"] + container + ["--user", "alice"], in: directory).output
+        let privateKey = P256.Signing.PrivateKey()
+        let pem = directory.appending("public.pem")
+        try privateKey.publicKey.pemRepresentation.write(to: pem, atomically: true, encoding: .utf8)
+        let keyID = try runAdmin(["key", "add"] + container + ["--pem", pem.path], in: directory).output
+
+        let backend = try SQLiteBackend(
+            configuration: .init(location: .file(path: directory.appending(".stratus/stratus.sqlite").path)))
+        let authenticator = Authenticator(store: AuthStore(engine: try Engine(backend: backend)))
+        let user = try authenticator.authenticate(
+            container: "iCloud.com.example.app", environment: .development,
+            credentials: PresentedCredentials(
+                apiToken: token.trimmingCharacters(in: .newlines),
+                webAuthToken: session.trimmingCharacters(in: .newlines)))
+        let alice = try runAdmin(["user", "create", "--container", "iCloud.com.example.app", "alice"], in: directory)
+        #expect(
+            user.authenticationWithoutBody?.identity
+                == .user(userRecordName: alice.output.trimmingCharacters(in: .newlines)))
+
+        let date = Date().formatted(.iso8601)
+        let path = "/database/1/iCloud.com.example.app/development/public/records/query"
+        let message = "\(date):\(Data(SHA256.hash(data: [UInt8]())).base64EncodedString()):\(path)"
+        let signed = PresentedCredentials(
+            keyID: keyID.trimmingCharacters(in: .newlines), date: date,
+            signature: try privateKey.signature(for: Data(message.utf8)).derRepresentation.base64EncodedString())
+        let pending = try authenticator.authenticate(
+            container: "iCloud.com.example.app", environment: .development, credentials: signed)
+        let server = try authenticator.complete(pending, body: [], rawPath: path)
+        #expect(server.identity == .server(keyID: keyID.trimmingCharacters(in: .newlines)))
+    }
+
+    @Test func theHMACKeyIsRotated() throws {
+        let directory = try storeWithContainer()
+        defer { try? directory.remove() }
+        let store = directory.appending(".stratus/stratus.sqlite").path
+        func key() throws -> SymmetricKey {
+            let backend = try SQLiteBackend(configuration: .init(location: .file(path: store)))
+            return try AuthStore(engine: try Engine(backend: backend)).hmacKey()
+        }
+        let before = try key()
+        let rotated = try runAdmin(["secret", "rotate"], in: directory)
+        #expect(rotated.status == 0, "\(rotated.errors)")
+        #expect(rotated.output == "rotated the server's HMAC key\n")
+        #expect(try key() != before)
     }
 
     @Test(arguments: ["private", "P-384"])

@@ -79,7 +79,12 @@ struct ServerToServerTests {
             let credentials = try signer.sign()
             let pending = try signer.authenticator.authenticate(
                 container: "iCloud.s2s", environment: .development, credentials: credentials, now: Self.now)
-            #expect(pending.needsSignature)
+            #expect(pending.needsSignature && pending.authenticationWithoutBody == nil)
+            // A body sent too slowly: the date is checked again once it has arrived.
+            #expect(throws: AuthFailure.self) {
+                try signer.authenticator.complete(
+                    pending, body: Self.body, rawPath: Self.path, now: Self.now.addingTimeInterval(301))
+            }
             let accepted = try signer.authenticator.complete(
                 pending, body: Self.body, rawPath: Self.path, now: Self.now)
             #expect(accepted.identity == .server(keyID: signer.keyID))

@@ -27,6 +27,7 @@ struct SessionTests {
             container: container, environment: environment,
             credentials: PresentedCredentials(apiToken: apiToken, webAuthToken: session), now: time)
         #expect(!pending.needsSignature)
+        #expect(pending.authenticationWithoutBody != nil)
         return try authenticator.complete(pending, body: [], rawPath: "/database/1/\(container)", now: time)
     }
 
@@ -80,6 +81,12 @@ struct SessionTests {
             #expect(expired.sessionProblem?.contains("unknown, expired or revoked") == true)
             #expect(expired.sessionProblem?.contains(made.token) == false, "never the token")
             #expect(try store.session(presented: made.token, now: now.addingTimeInterval(3600)) == nil)
+
+            let later = try store.createSession(
+                container: "iCloud.a", environment: .development, externalUserID: "alice", ttl: 7200, now: now)
+            #expect(try store.purgeExpiredSessions(now: now.addingTimeInterval(3599)) == 0)
+            #expect(try store.purgeExpiredSessions(now: now.addingTimeInterval(3600)) == 1)
+            #expect(try store.sessions(container: "iCloud.a").map(\.id) == [later.entry.id])
         }
     }
 
@@ -150,7 +157,7 @@ struct SessionTests {
     func credentialsThatCannotStandAreRefused(backend: AuthTestBackend) throws {
         try backend.withStore { store in
             let tokens = try setUp(store)
-            let authenticator = Authenticator(store: store)
+            let authenticator = Authenticator(store: store, cacheLifetime: 0)
             let made = try store.createSession(
                 container: "iCloud.a", environment: .development, externalUserID: "alice", now: now)
             #expect(throws: AuthFailure.self, "a session alone, without the API token") {
@@ -182,6 +189,70 @@ struct SessionTests {
     }
 
     @Test(arguments: AuthTestBackend.allCases)
+    func aDisabledUserIsSignedOutAndGetsNoNewSession(backend: AuthTestBackend) throws {
+        try backend.withStore { store in
+            let tokens = try setUp(store)
+            let made = try store.createSession(
+                container: "iCloud.a", environment: .development, externalUserID: "alice", now: now)
+            let bob = try store.createSession(
+                container: "iCloud.a", environment: .development, externalUserID: "bob", now: now)
+            try store.disableUser(container: "iCloud.a", userRecordName: made.entry.userRecordName)
+            let refused = try caller(
+                Authenticator(store: store), "iCloud.a", .development, apiToken: tokens[.development],
+                session: made.token, at: now)
+            #expect(refused.sessionProblem != nil)
+            #expect(try store.session(presented: bob.token, now: now) != nil, "another user is untouched")
+            #expect(throws: AuthError.self) {
+                try store.createSession(container: "iCloud.a", environment: .development, externalUserID: "alice")
+            }
+            #expect(try store.user(container: "iCloud.a", externalID: "alice")?.disabled != nil)
+            #expect(throws: AuthError.self) { try store.disableUser(container: "iCloud.a", userRecordName: "_0") }
+        }
+    }
+
+    @Test(arguments: AuthTestBackend.allCases)
+    func aRevocationTakesEffectWithinTheCacheTime(backend: AuthTestBackend) throws {
+        try backend.withStore { store in
+            let tokens = try setUp(store)
+            let made = try store.createSession(
+                container: "iCloud.a", environment: .development, externalUserID: "alice", ttl: 60, now: now)
+            let process = Authenticator(store: store)
+            let signedIn = try caller(
+                process, "iCloud.a", .development, apiToken: tokens[.development], session: made.token, at: now)
+            #expect(signedIn.identity == .user(userRecordName: made.entry.userRecordName))
+            try store.revokeSession(container: "iCloud.a", id: made.entry.id)
+            let tokenID = try #require(
+                try store.apiTokens(container: "iCloud.a").first { $0.environment == .development })
+            try store.revokeAPIToken(container: "iCloud.a", id: tokenID.id)
+
+            let cached = try caller(
+                process, "iCloud.a", .development, apiToken: tokens[.development], session: made.token,
+                at: now.addingTimeInterval(29))
+            #expect(cached.identity == signedIn.identity, "kept for 30 s")
+            #expect(throws: AuthFailure.self, "another process sees the revocation at once") {
+                try caller(
+                    Authenticator(store: store), "iCloud.a", .development, apiToken: tokens[.development],
+                    session: made.token, at: now)
+            }
+            #expect(throws: AuthFailure.self, "after 30 s, this one too") {
+                try caller(
+                    process, "iCloud.a", .development, apiToken: tokens[.development], session: made.token,
+                    at: now.addingTimeInterval(30))
+            }
+            // A session past its expiry is refused at once, cached or not.
+            let fresh = try store.createSession(
+                container: "iCloud.a", environment: .production, externalUserID: "alice", ttl: 10, now: now)
+            let warm = try caller(
+                process, "iCloud.a", .production, apiToken: tokens[.production], session: fresh.token, at: now)
+            #expect(warm.sessionProblem == nil)
+            let expired = try caller(
+                process, "iCloud.a", .production, apiToken: tokens[.production], session: fresh.token,
+                at: now.addingTimeInterval(10))
+            #expect(expired.sessionProblem != nil)
+        }
+    }
+
+    @Test(arguments: AuthTestBackend.allCases)
     func theHMACKeyIsMadeOnceAndKept(backend: AuthTestBackend) throws {
         try backend.withStore { store in
             let key = try store.hmacKey()
@@ -189,6 +260,10 @@ struct SessionTests {
             #expect(try store.hmacKey() == key)
             let other = try AuthTestBackend.memory.withStore { try $0.hmacKey() }
             #expect(other != key, "each store has its own")
+            try store.rotateHMACKey()
+            let rotated = try store.hmacKey()
+            #expect(rotated != key && rotated.bitCount == 256)
+            #expect(try store.hmacKey() == rotated)
         }
     }
 }

@@ -18,7 +18,7 @@ extension AuthStore {
         }.get()
     }
 
-    /// The container, when it exists and is enabled, or `nil`.
+    /// The container named `container`, enabled or disabled, or `nil` when there is none.
     package func container(_ container: String) throws -> ContainerEntry? {
         try data.read { reader in
             try reader.get(Self.containerPrefix + Array(container.utf8)).map(Self.decode(ContainerEntry.self))

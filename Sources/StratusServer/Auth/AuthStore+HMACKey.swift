@@ -18,4 +18,11 @@ extension AuthStore {
         }
         return SymmetricKey(data: bytes)
     }
+
+    /// Replaces the server's HMAC key with a new random one: every URL and receipt signed with
+    /// the old key stops being valid (once each process reads the key again).
+    package func rotateHMACKey() throws {
+        let made = Secret.bytes(32)
+        try data.write { writer in try writer.set(Self.hmacKeyKey, made) }
+    }
 }

@@ -95,6 +95,21 @@ extension AuthStore {
         }.get()
     }
 
+    /// Deletes every session expired at `now` and answers how many there were, so expired
+    /// sessions do not pile up in the store (for a periodic task; it reads every session).
+    @discardableResult
+    package func purgeExpiredSessions(now: Date = Date()) throws -> Int {
+        try data.write { writer in
+            var purged = 0
+            for pair in try writer.scan(KeyRange(prefix: Self.sessionPrefix), limit: Int.max)
+            where try Self.decode(SessionEntry.self)(pair.value).expires <= now {
+                try writer.clear(pair.key)
+                purged += 1
+            }
+            return purged
+        }
+    }
+
     /// The sessions of `container`, expired ones included, by ID.
     package func sessions(container: String) throws -> [SessionEntry] {
         try data.read { reader in

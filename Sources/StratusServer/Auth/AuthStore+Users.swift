@@ -44,6 +44,22 @@ extension AuthStore {
         }
     }
 
+    /// Disables the user `userRecordName` of `container`: its sessions are refused from then on
+    /// and no new one is made. Disabling twice changes nothing.
+    ///
+    /// - Throws: ``AuthError`` when `container` has no such user.
+    package func disableUser(container: String, userRecordName: String, now: Date = Date()) throws {
+        try data.write { writer -> Result<Void, AuthError> in
+            let key = Self.key(Self.userPrefix, container, userRecordName)
+            guard var entry = try writer.get(key).map(Self.decode(UserEntry.self)) else {
+                return .failure(AuthError("container '\(container)' has no user \(userRecordName)"))
+            }
+            if entry.disabled == nil { entry.disabled = now }
+            try writer.set(key, Self.encode(entry))
+            return .success(())
+        }.get()
+    }
+
     /// Finds or makes the user, inside a write transaction.
     static func user(container: String, externalID: String, now: Date, writer: ServerData.Writer) throws -> UserEntry {
         let indexKey = key(userByExternalIDPrefix, container, externalID)

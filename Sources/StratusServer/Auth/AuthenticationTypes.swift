@@ -17,7 +17,8 @@ package struct PresentedCredentials: Sendable {
     /// Whether the request has a query string at all (a signed request must not).
     package var hasQuery: Bool
 
-    /// Credentials from their parts; absent ones are `nil`.
+    /// Credentials from their parts; absent ones are `nil`. `hasQuery` defaults to whether a
+    /// query parameter is given; the routes pass whether the URL has a query string at all.
     package init(
         apiToken: String? = nil, webAuthToken: String? = nil, keyID: String? = nil, date: String? = nil,
         signature: String? = nil, hasQuery: Bool? = nil
@@ -61,10 +62,14 @@ package struct Authentication: Sendable, Hashable {
 /// The credentials checked before the body is read (decision 0012.5); ``Authenticator/complete(_:body:rawPath:now:)``
 /// finishes them with the body.
 package struct PendingAuthentication: Sendable {
-    /// What is known without the body.
-    package var authentication: Authentication
+    /// What is known without the body; for a signed request, not yet true (its signature is
+    /// unchecked), hence not visible outside.
+    var authentication: Authentication
     /// Whether the body must be read and the signature checked before the request may go on.
     package var needsSignature: Bool { signed != nil }
+    /// The caller, when it is known without the body (no signature to check), so a route can
+    /// refuse (421, 403) before reading it; `nil` for a signed request.
+    package var authenticationWithoutBody: Authentication? { signed == nil ? authentication : nil }
     /// A signed request's parts, checked but for the signature over the body.
     var signed: SignedRequest?
 }

@@ -37,6 +37,7 @@ extension Authenticator {
         guard let session, session.container == authentication.container,
             session.environment == authentication.environment
         else { return false }
+        cache.forget(.session(Self.hash(webAuthToken)))
         return try lookUp { try store.revokeSession(presented: webAuthToken) }
     }
 }

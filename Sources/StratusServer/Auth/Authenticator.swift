@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 package import Stratus
 
@@ -15,11 +16,16 @@ package struct Authenticator: Sendable {
     package let signatureMaxAge: TimeInterval
     /// How far ahead of the server's clock a signed request's date may be: 60 s.
     package let signatureMaxSkew: TimeInterval = 60
+    /// Credentials found, kept per process (shared by copies of this authenticator).
+    let cache: CredentialCache
 
-    /// An authenticator over `store`; `signatureMaxAge` is clamped to (0, 600] seconds.
-    package init(store: AuthStore, signatureMaxAge: TimeInterval = 300) {
+    /// An authenticator over `store`; `signatureMaxAge` is clamped to [1, 600] seconds.
+    /// Credentials found are kept `cacheLifetime` seconds (decision 0013.8: 30), so a
+    /// revocation takes effect within that time; 0 looks every request up.
+    package init(store: AuthStore, signatureMaxAge: TimeInterval = 300, cacheLifetime: TimeInterval = 30) {
         self.store = store
         self.signatureMaxAge = min(max(signatureMaxAge, 1), 600)
+        cache = CredentialCache(lifetime: max(cacheLifetime, 0))
     }
 
     /// Checks everything that needs no body: which credential scheme, the container, the API
@@ -31,7 +37,7 @@ package struct Authenticator: Sendable {
         // exactly as a credential of another container, telling nobody which containers exist.
         if credentials.isSigned {
             let signed = try checkSigned(container: container, environment: environment, credentials, now: now)
-            try checkContainer(container, environment)
+            try checkContainer(container, environment, now: now)
             let identity = CallerIdentity.server(keyID: signed.keyID)
             return PendingAuthentication(
                 authentication: Authentication(container: container, environment: environment, identity: identity),
@@ -43,12 +49,14 @@ package struct Authenticator: Sendable {
                     ? "no credentials: send a ckAPIToken, or sign the request with a server-to-server key"
                     : "a ckWebAuthToken is sent with the container's ckAPIToken")
         }
-        let token = try lookUp { try store.apiToken(presented: apiToken) }
+        let token = try lookUp {
+            try cache.value(.apiToken(Self.hash(apiToken)), now: now) { try store.apiToken(presented: apiToken) }
+        }
         guard let token, token.container == container, token.environment == environment else {
             throw .authenticationFailed(
                 reason: "the ckAPIToken is unknown or revoked for this container and environment")
         }
-        try checkContainer(container, environment)
+        try checkContainer(container, environment, now: now)
         let authentication = try user(
             of: credentials.webAuthToken,
             Authentication(container: container, environment: environment, identity: .anonymous(apiTokenID: token.id)),
@@ -59,8 +67,13 @@ package struct Authenticator: Sendable {
     /// The caller with the session `webAuthToken` names, or anonymous with the reason it was refused.
     func user(of webAuthToken: String?, _ anonymous: Authentication, now: Date) throws(AuthFailure) -> Authentication {
         guard let webAuthToken else { return anonymous }
-        let session = try lookUp { try store.session(presented: webAuthToken, now: now) }
-        guard let session, session.container == anonymous.container, session.environment == anonymous.environment
+        let session = try lookUp {
+            try cache.value(.session(Self.hash(webAuthToken)), now: now) {
+                try store.session(presented: webAuthToken, now: now)
+            }
+        }
+        guard let session, now < session.expires, session.container == anonymous.container,
+            session.environment == anonymous.environment
         else {
             var refused = anonymous
             refused.sessionProblem =
@@ -73,12 +86,17 @@ package struct Authenticator: Sendable {
     }
 
     /// Refuses an unknown or disabled container, or one without `environment`.
-    func checkContainer(_ container: String, _ environment: Namespace.Environment) throws(AuthFailure) {
-        let entry = try lookUp { try store.container(container) }
+    func checkContainer(_ container: String, _ environment: Namespace.Environment, now: Date) throws(AuthFailure) {
+        let entry = try lookUp { try cache.value(.container(container), now: now) { try store.container(container) } }
         guard let entry, entry.disabled == nil, entry.environments.contains(environment) else {
             throw .authenticationFailed(
                 reason: "no enabled container '\(container)' with a \(environment.rawValue) environment")
         }
+    }
+
+    /// The SHA-256 of a presented secret, as the cache's key.
+    static func hash(_ secret: String) -> [UInt8] {
+        Array(SHA256.hash(data: Data(secret.utf8)))
     }
 
     /// Runs a store look-up, reporting a store failure as such (not as refused credentials).
@@ -87,12 +105,13 @@ package struct Authenticator: Sendable {
     }
 
     /// Finishes `pending` with the raw body and the raw request path (as received, not
-    /// percent-decoded): a signed request's signature, then the replay guard. Other requests
-    /// pass unchanged.
+    /// percent-decoded): a signed request's date again (a body sent slowly does not stretch
+    /// the window), its signature, then the replay guard. Other requests pass unchanged.
     package func complete(_ pending: PendingAuthentication, body: [UInt8], rawPath: String, now: Date = Date())
         throws(AuthFailure) -> Authentication
     {
         guard let signed = pending.signed else { return pending.authentication }
+        _ = try checkDate(signed.date, now: now)
         try verify(signed, body: body, rawPath: rawPath)
         try guardReplay(signed)
         return pending.authentication
