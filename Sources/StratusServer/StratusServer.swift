@@ -91,12 +91,16 @@ public struct StratusServer: Sendable {
                 await onListening(bound?.ipAddress ?? address.host, bound?.port ?? address.port)
             },
             logger: logger)
+        let maintenance = Task { await CredentialMaintenance(server: state).run() }
+        defer { maintenance.cancel() }
         do {
             try await application.runService()
         } catch {
+            maintenance.cancel()
             try? await state.executor.shutdown()
             throw error
         }
+        maintenance.cancel()
         // The requests in flight have finished: the engine's threads can go.
         try await state.executor.shutdown()
     }
@@ -107,6 +111,7 @@ public struct StratusServer: Sendable {
         router.add(middleware: RequestLogMiddleware())
         router.get("/health") { _, context in try await HealthCheck(backend: backend).response(logger: context.logger) }
         DatabaseRoutes(server: state, operations: DatabaseOperations.all).register(on: router)
+        SessionRoutes(server: state).register(on: router)
         router.add(middleware: CredentialsRequiredMiddleware())
         return router
     }

@@ -3,25 +3,14 @@ import Hummingbird
 import NIOCore
 
 extension DatabaseCall {
-    /// The body decoded as `T`, or 400 `BAD_REQUEST` naming where it is malformed (the JSON
-    /// path, or the byte offset of a syntax error).
+    /// The body decoded as `T`, or 400 `BAD_REQUEST` naming where it is malformed.
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let bytes = Array(body.readableBytesView)
-        guard !bytes.isEmpty else { throw ServerError.badRequest("the request needs a JSON body") }
-        do {
-            return try JSONValueDecoder().decode(type, from: bytes)
-        } catch let error as JSONParseError {
-            throw ServerError.badRequest("the body is not valid JSON: \(error)")
-        } catch let error as JSONDecodeError {
-            throw ServerError.badRequest("the body is not a valid request: \(error)")
-        }
+        try JSONBody.decode(type, from: body)
     }
 
     /// A 200 response whose body is `value`.
     func respond(_ value: JSONValue) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: value.serialized())))
+        JSONBody.response(value)
     }
 
     /// The translator for this caller (zone owners written as the caller's record name).

@@ -7,20 +7,12 @@ internal import Stratus
 /// The credentials step of every database request (decision 0013): the cheap checks before
 /// the body, the signature with it, then what the caller may do in this database.
 extension DatabaseRoutes {
-    /// Checks the credentials that need no body, on the engine's threads (they read the store).
+    /// Checks the credentials that need no body.
     func authenticate(_ path: DatabasePath, _ request: Request, _ context: BasicRequestContext) async throws
         -> PendingAuthentication
     {
-        let credentials = PresentedCredentials(request)
-        let authenticator = server.authenticator
-        return try await server.executor.run(requestID: context.id) {
-            do {
-                return try authenticator.authenticate(
-                    container: path.container, environment: path.environment, credentials: credentials)
-            } catch let failure as AuthFailure {
-                throw ServerError(failure)
-            }
-        }
+        try await server.authenticate(
+            container: path.container, environment: path.environment, request, requestID: context.id)
     }
 
     /// Finishes the credentials with the body (a signed request's signature and replay guard)
@@ -32,19 +24,7 @@ extension DatabaseRoutes {
         _ pending: PendingAuthentication, path: DatabasePath, operation: DatabaseOperation, body: ByteBuffer,
         _ request: Request, _ context: BasicRequestContext
     ) async throws -> Caller {
-        var authentication = pending.authentication
-        if pending.needsSignature {
-            let authenticator = server.authenticator
-            let bytes = Array(body.readableBytesView)
-            let rawPath = request.uri.path
-            authentication = try await server.executor.run(requestID: context.id) {
-                do {
-                    return try authenticator.complete(pending, body: bytes, rawPath: rawPath)
-                } catch let failure as AuthFailure {
-                    throw ServerError(failure)
-                }
-            }
-        }
+        let authentication = try await server.verifySignature(pending, body: body, request, requestID: context.id)
         return try Self.caller(authentication, path: path, operation: operation)
     }
 

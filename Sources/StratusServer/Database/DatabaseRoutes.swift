@@ -37,7 +37,7 @@ struct DatabaseRoutes: Sendable {
         guard operation.methods.contains(request.method) else {
             throw ServerError.methodNotAllowed(operation.name, allowed: operation.methods)
         }
-        let body = try await collectBody(request)
+        let body = try await server.collectBody(request)
         let caller = try await complete(pending, path: path, operation: operation, body: body, request, context)
         return try await operation.handle(
             DatabaseCall(path: path, caller: caller, body: body, requestID: context.id, server: server))
@@ -50,19 +50,6 @@ struct DatabaseRoutes: Sendable {
         _ = try await authenticate(path, request, context)
         throw ServerError.notFound(
             "\(request.uri.path) is not an endpoint of this server (decision 0012.4 lists them)")
-    }
-
-    /// The body, refused with 413 beyond ``StratusServer/Limits/maximumRequestBytes`` before
-    /// any of it is parsed.
-    private func collectBody(_ request: Request) async throws -> ByteBuffer {
-        do {
-            return try await request.body.collect(upTo: server.limits.maximumRequestBytes)
-        } catch is NIOTooManyBytesError {
-            throw ServerError(
-                .contentTooLarge, "BAD_REQUEST",
-                "the request body is larger than this server's limit of \(server.limits.maximumRequestBytes) bytes",
-                stratusErrorCode: "limitExceeded")
-        }
     }
 }
 

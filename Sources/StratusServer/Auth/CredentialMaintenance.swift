@@ -1,0 +1,31 @@
+import Foundation
+import Logging
+
+/// Once a minute, clears what the credentials no longer need (decision 0013.6): replay-guard
+/// minutes past the signing window, and expired sessions. Every stratusd runs it; the work is
+/// idempotent, so several on one store only repeat each other's clearing.
+struct CredentialMaintenance: Sendable {
+    let server: ServerState
+    var interval: Duration = .seconds(60)
+
+    /// Runs until the task is cancelled.
+    func run() async {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+            let authenticator = server.authenticator
+            let store = server.authStore
+            do {
+                try await server.executor.run(requestID: "maintenance") {
+                    try authenticator.purgeReplayGuard()
+                    try store.purgeExpiredSessions()
+                }
+            } catch {
+                server.logger.warning("credential maintenance failed", metadata: ["stratus.reason": "\(error)"])
+            }
+        }
+    }
+}

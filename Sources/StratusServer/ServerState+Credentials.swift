@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import NIOCore
+internal import Stratus
+
+/// The steps every authenticated route takes (decision 0012.5, 0013): the credentials that
+/// need no body, then the body within the limit, then a signed request's signature over it.
+extension ServerState {
+    /// Checks the credentials that need no body, on the engine's threads (they read the store).
+    func authenticate(
+        container: String, environment: Namespace.Environment, _ request: Request, requestID: String
+    ) async throws -> PendingAuthentication {
+        let credentials = PresentedCredentials(request)
+        let authenticator = self.authenticator
+        return try await executor.run(requestID: requestID) {
+            do {
+                return try authenticator.authenticate(
+                    container: container, environment: environment, credentials: credentials)
+            } catch let failure as AuthFailure {
+                throw ServerError(failure)
+            }
+        }
+    }
+
+    /// Finishes `pending` with the body: a signed request's signature and replay guard;
+    /// other requests pass unchanged.
+    func verifySignature(_ pending: PendingAuthentication, body: ByteBuffer, _ request: Request, requestID: String)
+        async throws -> Authentication
+    {
+        guard pending.needsSignature else { return pending.authentication }
+        let authenticator = self.authenticator
+        let bytes = Array(body.readableBytesView)
+        let rawPath = request.uri.path
+        return try await executor.run(requestID: requestID) {
+            do {
+                return try authenticator.complete(pending, body: bytes, rawPath: rawPath)
+            } catch let failure as AuthFailure {
+                throw ServerError(failure)
+            }
+        }
+    }
+
+    /// The body, refused with 413 beyond ``StratusServer/Limits/maximumRequestBytes`` before
+    /// any of it is parsed.
+    func collectBody(_ request: Request) async throws -> ByteBuffer {
+        do {
+            return try await request.body.collect(upTo: limits.maximumRequestBytes)
+        } catch is NIOTooManyBytesError {
+            throw ServerError(
+                .contentTooLarge, "BAD_REQUEST",
+                "the request body is larger than this server's limit of \(limits.maximumRequestBytes) bytes",
+                stratusErrorCode: "limitExceeded")
+        }
+    }
+}
