@@ -78,6 +78,9 @@ struct StratusDaemonTests {
         #expect(
             log.contains("stratus.location=memory:") && log.contains("serving"), "the start is logged with the store")
         #expect(!log.contains("secret-token-value"), "a token in the query is never logged")
+        #expect(
+            log.contains("stratus.http.path=/database/1/{container}/{environment}/{database}/records/lookup"),
+            "a routed request is logged by its route's template, so no capability in a path is logged")
     }
 
     @Test func aBadPortOrBackendFailsWithAMessage() throws {

@@ -2,8 +2,10 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// One info line per request: method, path (never the query, which may carry a token),
-/// status, duration and the request ID.
+/// One info line per request: method, path, status, duration and the request ID. The path is
+/// the route's template (`/notifications/1/:token`) when a route took the request, so a
+/// capability in the path never reaches the log, and the query (which carries tokens) never
+/// does (decision 0013.8).
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
@@ -32,7 +34,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         context.logger.info(
             "request",
             metadata: [
-                "stratus.http.method": "\(request.method)", "stratus.http.path": "\(request.uri.path)",
+                "stratus.http.method": "\(request.method)",
+                "stratus.http.path": "\(context.endpointPath ?? request.uri.path)",
                 "stratus.http.status": "\(status.code)", "stratus.duration_ms": "\(milliseconds)",
                 "stratus.request.id": "\(context.id)",
             ])
