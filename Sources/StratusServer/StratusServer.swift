@@ -36,6 +36,10 @@ public struct StratusServer: Sendable {
     public let address: Address
     /// The server's logger (one line per request at info).
     public let logger: Logger
+    /// TLS, connection limits, idle timeout and body limit of the API listener.
+    public var connections = ConnectionSettings()
+    /// The Prometheus listener started beside the API, if any (decision 0013.7).
+    public var metrics: MetricsListener?
 
     /// A server for `backend`, described as `backendDescription` (never with a password).
     public init(
@@ -57,8 +61,8 @@ public struct StratusServer: Sendable {
             "serving",
             metadata: ["stratus.location": "\(location)", "stratus.http.address": "\(address.host):\(address.port)"])
         let application = Application(
-            router: makeRouter(),
-            configuration: .init(address: .hostname(address.host, port: address.port), serverName: "stratusd"),
+            router: makeRouter(), server: try httpServer(), configuration: applicationConfiguration,
+            services: metricsServices(),
             onServerRunning: { channel in
                 let bound = channel.localAddress
                 await onListening(bound?.ipAddress ?? address.host, bound?.port ?? address.port)
@@ -70,7 +74,9 @@ public struct StratusServer: Sendable {
     /// The routes: `/health`, and CloudKit's error for everything else.
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: MetricsMiddleware())
         router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: BodyLimitMiddleware(maxBytes: connections.maxBodyBytes))
         router.get("/health") { _, context in try await HealthCheck(backend: backend).response(logger: context.logger) }
         router.add(middleware: CredentialsRequiredMiddleware())
         return router
