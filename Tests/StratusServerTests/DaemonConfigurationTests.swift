@@ -57,4 +57,14 @@ struct DaemonConfigurationTests {
         let served = try CommandRun.curl([health])
         #expect(served.status == 0 && served.standardOutput.contains("ok"), "\(served.standardError)")
     }
+
+    @Test func anIdleConnectionIsClosedAfterThirtySeconds() throws {
+        let server = try StratusDaemonProcess(arguments: ["--backend", "memory:"])
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.baseURL.port ?? 0)
+        let start = Date()
+        #expect(!connection.waitForClose(timeout: 25), "an idle connection stays open for a while")
+        #expect(connection.waitForClose(timeout: 15), "and is closed once it has been idle for 30 s")
+        #expect(Date().timeIntervalSince(start) >= 29)
+    }
 }

@@ -65,7 +65,7 @@ struct DaemonTLSTests {
         #expect(!run.standardOutput.contains("listening"))
     }
 
-    @Test func aKeyThatIsNotPEMOrACertificateWithoutKeyIsRefused() throws {
+    @Test func aBadOrMismatchedKeyOrACertificateWithoutKeyIsRefused() throws {
         let tls = try SelfSigned()
         defer { try? tls.directory.remove() }
         let garbage = tls.directory.appending("garbage.pem")
@@ -76,6 +76,13 @@ struct DaemonTLSTests {
         #expect(badKey.status != nil && badKey.status != 0)
         #expect(badKey.standardError.contains("serverTlsKey"), "\(badKey.standardError)")
         #expect(badKey.standardError.contains("not a PEM private key"))
+
+        let other = try SelfSigned()
+        defer { try? other.directory.remove() }
+        let mismatched = try CommandRun.stratusd(
+            [], environment: ["STRATUS_SERVER_TLS_CERTIFICATE": tls.certificate, "STRATUS_SERVER_TLS_KEY": other.key])
+        #expect(mismatched.status != nil && mismatched.status != 0)
+        #expect(mismatched.standardError.contains("does not match the certificate"), "\(mismatched.standardError)")
 
         let noKey = try CommandRun.stratusd([], environment: ["STRATUS_SERVER_TLS_CERTIFICATE": tls.certificate])
         #expect(noKey.status != nil && noKey.status != 0)

@@ -44,6 +44,19 @@ final class RawConnection {
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
+    /// Waits up to `timeout` for the server to close the connection, reading and dropping
+    /// what it sends; `true` when it closed it, `false` when the time ran out first.
+    func waitForClose(timeout: TimeInterval) -> Bool {
+        var limit = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return true }
+            if count < 0 { return errno == ECONNRESET }
+        }
+    }
+
     /// Everything the server sends until it closes the connection.
     func readToEnd() -> String {
         var received: [UInt8] = []
