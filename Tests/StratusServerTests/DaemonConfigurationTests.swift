@@ -47,7 +47,8 @@ struct DaemonConfigurationTests {
         defer { server.stop() }
         let health = server.baseURL.appendingPathComponent("health").absoluteString
         var holder: RawConnection? = try RawConnection(port: server.baseURL.port ?? 0)
-        Thread.sleep(forTimeInterval: 0.3)
+        holder?.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        #expect(holder?.receive().hasPrefix("HTTP/1.1 200") == true, "the first connection is served, and kept")
         let waiting = try CommandRun(
             URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--max-time", "2", health])
         #expect(waiting.status == 28, "a second connection is not served while the first is open")

@@ -44,6 +44,15 @@ final class RawConnection {
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
+    /// What the server sends next (one read, up to 4 KiB, waiting at most 10 s).
+    func receive() -> String {
+        var limit = timeval(tv_sec: 10, tv_usec: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+    }
+
     /// Waits up to `timeout` for the server to close the connection, reading and dropping
     /// what it sends; `true` when it closed it, `false` when the time ran out first.
     func waitForClose(timeout: TimeInterval) -> Bool {
@@ -55,18 +64,6 @@ final class RawConnection {
             if count == 0 { return true }
             if count < 0 { return errno == ECONNRESET }
         }
-    }
-
-    /// Everything the server sends until it closes the connection.
-    func readToEnd() -> String {
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            received += buffer[0..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
     }
 
     deinit {
