@@ -225,7 +225,10 @@ let package = Package(
         // Starts the built `stratusd` on loopback and talks HTTP to it.
         .testTarget(
             name: "StratusServerTests",
-            dependencies: ["stratusd", "StratusServer", "Stratus", "StratusInMemory", "StratusTestSupport"],
+            dependencies: [
+                "stratusd", "StratusServer", "Stratus", "StratusInMemory", "StratusTestSupport",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             swiftSettings: strictSettings
         ),
         // The API check: Stratus's symbol graph against Apple's declarations (Tests/APICheck).
