@@ -36,6 +36,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // SHA-256 of stored credentials (decision 0013), never hand-written cryptography.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // stratusd's metrics (decision 0013.7): the API, and the Prometheus text the daemon serves.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The SPI: the only module a backend imports.
@@ -127,7 +130,9 @@ let package = Package(
             dependencies: [
                 "Stratus", "StratusBackend",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),
@@ -136,6 +141,8 @@ let package = Package(
             dependencies: [
                 "StratusServer", "Stratus", "StratusBackend", "StratusConfiguration", "StratusPostgreSQL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSettings
         ),
@@ -222,6 +229,7 @@ let package = Package(
                 "stratusd", "StratusServer", "Stratus", "StratusInMemory", "StratusSQLite", "StratusTestSupport",
                 // Signing keys for the server-to-server tests (decision 0013.5).
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),

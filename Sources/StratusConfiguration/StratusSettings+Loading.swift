@@ -8,16 +8,17 @@ extension StratusSettings {
     ///
     /// - The file is `configFile` if given, else the one `STRATUS_CONFIG` names (both must
     ///   exist), else `stratus.json` in the current directory when there is one. It is a JSON
-    ///   object with the keys `backend`, `dataDir`, `container` and `logLevel`:
+    ///   object with the keys `backend`, `dataDir`, `container` and `logLevel`, and
+    ///   `stratusd`'s (``StratusServerSettings``):
     ///   `{"backend": "sqlite:///var/lib/app/store.sqlite", "container": "iCloud.com.example.app"}`.
-    /// - `STRATUS_BACKEND`, `STRATUS_DATA_DIR`, `STRATUS_CONTAINER` and `STRATUS_LOG_LEVEL`
-    ///   override the file's keys.
+    /// - `STRATUS_BACKEND`, `STRATUS_DATA_DIR`, `STRATUS_CONTAINER`, `STRATUS_LOG_LEVEL` and
+    ///   the `STRATUS_SERVER_…`/`STRATUS_METRICS_…` variables override the file's keys.
     ///
     /// - Parameters:
     ///   - environment: the environment variables to read (the process's by default).
     ///   - configFile: a configuration file to read instead of `STRATUS_CONFIG`'s.
     /// - Throws: ``StratusSettingsError`` for a missing or malformed file, an unknown key or a
-    ///   value of the wrong type; `BackendConfigurationError` for a malformed backend URL.
+    ///   value of the wrong type or out of range (naming the key and where its value came from); `BackendConfigurationError` for a malformed backend URL.
     public static func load(
         environment: [String: String] = ProcessInfo.processInfo.environment, configFile: String? = nil
     ) async throws -> StratusSettings {
@@ -30,28 +31,39 @@ extension StratusSettings {
         let fileProvider = try await readFile(filePath, required: explicitFile != nil)
         if let fileProvider { providers.append(fileProvider) }
 
+        let origins = origins(environment: environmentProvider, file: fileProvider.map { (filePath, $0) })
         var settings: StratusSettings
         do {
             settings = try StratusSettings(config: ConfigReader(providers: providers))
         } catch let error as StratusSettingsError {
-            throw StratusSettingsError(
-                "configuration: \(error.message)" + (fileProvider != nil ? " (in \(filePath) or the environment)" : ""))
+            let place =
+                error.key.flatMap { origins[$0] }.map { " (from \($0))" }
+                ?? (fileProvider != nil ? " (in \(filePath) or the environment)" : "")
+            throw StratusSettingsError("configuration: \(error.message)" + place, key: error.key)
         }
         settings.configFile = fileProvider != nil ? filePath : nil
-        let environmentOnly = ConfigReader(provider: environmentProvider)
+        settings.origins = origins
+        return settings
+    }
+
+    /// Where each key's value comes from: `environment variable STRATUS_…`, the file's path,
+    /// or `default`.
+    private static func origins(
+        environment: some ConfigProvider, file: (path: String, provider: FileProvider<JSONSnapshot>)?
+    ) -> [String: String] {
+        let environmentOnly = ConfigReader(provider: environment)
+        let fileOnly = file.map { ConfigReader(provider: $0.provider) }
+        var origins: [String: String] = [:]
         for key in SettingsKey.allCases {
-            let fromEnvironment = environmentOnly.string(forKey: ConfigKey(key.rawValue)).map { !$0.isEmpty } ?? false
-            if fromEnvironment {
-                settings.origins[key.rawValue] = "environment variable \(key.environmentVariable)"
-            } else if let fileProvider,
-                ConfigReader(provider: fileProvider).string(forKey: ConfigKey(key.rawValue)) != nil
-            {
-                settings.origins[key.rawValue] = filePath
+            if isSet(environmentOnly, key) {
+                origins[key.rawValue] = "environment variable \(key.environmentVariable)"
+            } else if let file, let fileOnly, isSet(fileOnly, key) {
+                origins[key.rawValue] = file.path
             } else {
-                settings.origins[key.rawValue] = "default"
+                origins[key.rawValue] = "default"
             }
         }
-        return settings
+        return origins
     }
 
     /// The provider of the JSON file at `path`; `nil` when it does not exist and is not

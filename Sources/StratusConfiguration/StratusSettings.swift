@@ -13,6 +13,9 @@ public import StratusBackend
 /// | `logLevel` | `STRATUS_LOG_LEVEL` | not set: the app's logging set-up decides |
 /// | — | `STRATUS_CONFIG` | `stratus.json` in the current directory, if it exists |
 ///
+/// `stratusd`'s keys (`serverHost`, `serverPort`, `serverTlsCertificate`, `metricsPort`, …) are
+/// in ``server``; see ``StratusServerSettings``.
+///
 /// See `Sources/StratusConfiguration/StratusConfiguration.docc/Configuration.md`.
 public struct StratusSettings: Sendable, Hashable {
     /// The data directory when none is configured: `.stratus`, relative to the current
@@ -39,6 +42,8 @@ public struct StratusSettings: Sendable, Hashable {
     /// Stratus never bootstraps the `LoggingSystem`: an app that reads this setting passes it
     /// to the handler it bootstraps (the `stratus` tool does; see `Docs/Logging.md`).
     public var logLevel: Logger.Level?
+    /// `stratusd`'s listeners and limits (`serverHost`, `serverPort`, `metricsPort`, …).
+    public var server: StratusServerSettings
     /// Where each key's value came from: `environment variable STRATUS_BACKEND`,
     /// `stratus.json`, `default`, … keyed by configuration key.
     public var origins: [String: String]
@@ -52,6 +57,7 @@ public struct StratusSettings: Sendable, Hashable {
         self.dataDirectory = dataDirectory
         self.containerIdentifier = containerIdentifier
         self.logLevel = logLevel
+        self.server = StratusServerSettings()
         self.configFile = nil
         self.origins = [:]
     }
@@ -81,9 +87,10 @@ public struct StratusSettings: Sendable, Hashable {
     /// - `dataDir` (string, default `.stratus`): the data directory of the embedded default.
     /// - `container` (string, default `iCloud.default`): the default container's identifier.
     /// - `logLevel` (string, optional): a log level, see ``logLevel(named:)``.
+    /// - `stratusd`'s keys: see ``StratusServerSettings/init(config:)``.
     ///
-    /// - Throws: ``StratusSettingsError`` when a key holds something other than a string, or a
-    ///   `BackendConfigurationError` when `backend` is not a backend URL.
+    /// - Throws: ``StratusSettingsError`` when a key holds a value of the wrong type or out of
+    ///   range, or a `BackendConfigurationError` when `backend` is not a backend URL.
     public init(config: ConfigReader) throws {
         self.init()
         if let text = try Self.string(config, SettingsKey.backend) {
@@ -98,6 +105,7 @@ public struct StratusSettings: Sendable, Hashable {
         if let text = try Self.string(config, SettingsKey.logLevel) {
             logLevel = try Self.logLevel(named: text)
         }
+        server = try StratusServerSettings(config: config)
     }
 
     /// The log levels, by name, from the most to the least detailed.
@@ -117,31 +125,38 @@ public struct StratusSettings: Sendable, Hashable {
 
     /// The string at `key`, `nil` when absent or empty, and an error when the key holds
     /// another type (the reader's string accessors return `nil` for both).
-    private static func string(_ config: ConfigReader, _ key: SettingsKey) throws -> String? {
+    static func string(_ config: ConfigReader, _ key: SettingsKey) throws -> String? {
         if let value = config.string(forKey: ConfigKey(key.rawValue)) { return value.isEmpty ? nil : value }
-        let present =
-            config.int(forKey: ConfigKey(key.rawValue)) != nil || config.double(forKey: ConfigKey(key.rawValue)) != nil
-            || config.bool(forKey: ConfigKey(key.rawValue)) != nil
-            || config.stringArray(forKey: ConfigKey(key.rawValue)) != nil
-        if present {
-            throw StratusSettingsError("'\(key.rawValue)' must be a string (\(key.summary))")
+        if isSet(config, key) {
+            throw StratusSettingsError("'\(key.rawValue)' must be a string (\(key.summary))", key: key.rawValue)
         }
         return nil
+    }
+
+    /// Whether `config` holds a non-empty value of any type at `key`.
+    static func isSet(_ config: ConfigReader, _ key: SettingsKey) -> Bool {
+        let name = ConfigKey(key.rawValue)
+        if let text = config.string(forKey: name) { return !text.isEmpty }
+        return config.int(forKey: name) != nil || config.double(forKey: name) != nil
+            || config.bool(forKey: name) != nil || config.stringArray(forKey: name) != nil
     }
 }
 
 /// The configuration keys of ``StratusSettings``.
 enum SettingsKey: String, CaseIterable {
     case backend, dataDir, container, logLevel
+    case serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxConnections
+    case metricsHost, metricsPort, metricsBearerTokenFile
 
-    /// The environment variable that overrides the key.
+    /// The environment variable that overrides the key: `STRATUS_` and the key in upper snake
+    /// case (`serverTlsKey` → `STRATUS_SERVER_TLS_KEY`), as swift-configuration derives it.
     var environmentVariable: String {
-        switch self {
-        case .backend: return "STRATUS_BACKEND"
-        case .dataDir: return "STRATUS_DATA_DIR"
-        case .container: return "STRATUS_CONTAINER"
-        case .logLevel: return "STRATUS_LOG_LEVEL"
+        var name = "STRATUS_"
+        for character in rawValue {
+            if character.isUppercase { name.append("_") }
+            name += character.uppercased()
         }
+        return name
     }
 
     /// What the key holds, for error messages.
@@ -151,6 +166,13 @@ enum SettingsKey: String, CaseIterable {
         case .dataDir: return "a directory path"
         case .container: return "a container identifier such as iCloud.com.example.app"
         case .logLevel: return "a log level: " + StratusSettings.logLevelNames.joined(separator: ", ")
+        case .serverHost, .metricsHost: return "a host name or IP address to listen on, such as 127.0.0.1"
+        case .serverPort, .metricsPort: return "a port number from 0 to 65535; 0 picks a free one"
+        case .serverTlsCertificate: return "the path of a PEM certificate chain"
+        case .serverTlsKey: return "the path of the certificate's PEM private key"
+        case .serverMaxBodyBytes: return "a number of bytes, at least 1"
+        case .serverMaxConnections: return "a number of connections, at least 1"
+        case .metricsBearerTokenFile: return "the path of a file holding the token a scrape must present"
         }
     }
 }
@@ -159,10 +181,13 @@ enum SettingsKey: String, CaseIterable {
 public struct StratusSettingsError: Error, Sendable, CustomStringConvertible {
     /// What is wrong and how to fix it.
     public var message: String
+    /// The configuration key whose value is wrong, if one is.
+    public var key: String?
 
-    /// An error saying `message`.
-    public init(_ message: String) {
+    /// An error saying `message`, about `key` if given.
+    public init(_ message: String, key: String? = nil) {
         self.message = message
+        self.key = key
     }
 
     /// The message.

@@ -40,15 +40,15 @@ extension ServerState {
         }
     }
 
-    /// The body, refused with 413 beyond ``StratusServer/Limits/maximumRequestBytes`` before
-    /// any of it is parsed.
+    /// The body, refused with 413 beyond ``maximumBodyBytes`` before any of it is parsed (a
+    /// chunked body has no length for ``BodyLimitMiddleware`` to check up front).
     func collectBody(_ request: Request) async throws -> ByteBuffer {
         do {
-            return try await request.body.collect(upTo: limits.maximumRequestBytes)
+            return try await request.body.collect(upTo: maximumBodyBytes)
         } catch is NIOTooManyBytesError {
             throw ServerError(
                 .contentTooLarge, "BAD_REQUEST",
-                "the request body is larger than this server's limit of \(limits.maximumRequestBytes) bytes",
+                "the request body is larger than this server's limit of \(maximumBodyBytes) bytes",
                 stratusErrorCode: "limitExceeded")
         }
     }

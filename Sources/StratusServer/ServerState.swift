@@ -9,9 +9,12 @@ final class ServerState: Sendable {
     let authStore: AuthStore
     let authenticator: Authenticator
     let limits: StratusServer.Limits
+    /// The largest request body read (``ConnectionSettings/maxBodyBytes``).
+    let maximumBodyBytes: Int
     let logger: Logger
 
-    init(engine: Engine, limits: StratusServer.Limits, logger: Logger) {
+    init(engine: Engine, limits: StratusServer.Limits, maximumBodyBytes: Int, logger: Logger) {
+        self.maximumBodyBytes = maximumBodyBytes
         self.engine = engine
         self.executor = EngineExecutor(
             threads: limits.engineThreads, maximumPending: limits.maximumPendingRequests, logger: logger)

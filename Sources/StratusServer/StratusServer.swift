@@ -12,22 +12,18 @@ public import StratusBackend
 /// `/database/1/…` with them (decision 0013), and refuses every other request with CloudKit's
 /// `AUTHENTICATION_FAILED` error dictionary. `Docs/Server.md` lists what is served.
 public struct StratusServer: Sendable {
-    /// Bounds on what one request may ask and how much work may wait (decision 0012.5, 0012.8).
+    /// How much engine work may run and wait at once (decision 0012.5).
     public struct Limits: Sendable {
-        /// The largest request body accepted; a larger one gets 413 before it is parsed.
-        public var maximumRequestBytes: Int
         /// Threads running engine calls (which may block on the store).
         public var engineThreads: Int
         /// Engine calls waiting or running beyond which requests get 503 `TRY_AGAIN_LATER`.
         public var maximumPendingRequests: Int
 
-        /// 16 MiB bodies, two engine threads per core, 256 pending calls.
+        /// Two engine threads per core, 256 pending calls.
         public init(
-            maximumRequestBytes: Int = 16 << 20,
             engineThreads: Int = 2 * ProcessInfo.processInfo.activeProcessorCount,
             maximumPendingRequests: Int = 256
         ) {
-            self.maximumRequestBytes = maximumRequestBytes
             self.engineThreads = engineThreads
             self.maximumPendingRequests = maximumPendingRequests
         }
@@ -58,8 +54,12 @@ public struct StratusServer: Sendable {
     public let address: Address
     /// The server's logger (one line per request at info).
     public let logger: Logger
-    /// Request and concurrency bounds.
+    /// How much engine work may run and wait at once.
     public let limits: Limits
+    /// TLS, connection limits, idle timeout and body limit of the API listener.
+    public var connections = ConnectionSettings()
+    /// The Prometheus listener started beside the API, if any (decision 0013.7).
+    public var metrics: MetricsListener?
 
     /// A server for `backend`, described as `backendDescription` (never with a password).
     public init(
@@ -81,11 +81,13 @@ public struct StratusServer: Sendable {
         logger.info(
             "serving",
             metadata: ["stratus.location": "\(location)", "stratus.http.address": "\(address.host):\(address.port)"])
-        let state = ServerState(engine: try Engine(backend: backend), limits: limits, logger: logger)
+        let state = ServerState(
+            engine: try Engine(backend: backend), limits: limits, maximumBodyBytes: connections.maxBodyBytes,
+            logger: logger)
         state.executor.start()
         let application = Application(
-            router: makeRouter(state),
-            configuration: .init(address: .hostname(address.host, port: address.port), serverName: "stratusd"),
+            router: makeRouter(state), server: try httpServer(), configuration: applicationConfiguration,
+            services: metricsServices(),
             onServerRunning: { channel in
                 let bound = channel.localAddress
                 await onListening(bound?.ipAddress ?? address.host, bound?.port ?? address.port)
@@ -108,7 +110,9 @@ public struct StratusServer: Sendable {
     /// The routes: `/health`, the database endpoints, and CloudKit's error for everything else.
     func makeRouter(_ state: ServerState) -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: MetricsMiddleware())
         router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: BodyLimitMiddleware(maxBytes: connections.maxBodyBytes))
         router.get("/health") { _, context in try await HealthCheck(backend: backend).response(logger: context.logger) }
         DatabaseRoutes(server: state, operations: DatabaseOperations.all).register(on: router)
         SessionRoutes(server: state).register(on: router)

@@ -7,21 +7,36 @@ import StratusServer
 /// `stratusd serve` (the default): runs the server until SIGTERM or SIGINT.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve", abstract: "Serve the store over HTTP (the default command).")
+        commandName: "serve", abstract: "Serve the store over HTTP (the default command).",
+        discussion: """
+            Listeners, TLS and limits come from the configuration (serverHost, serverPort, \
+            serverTlsCertificate, serverTlsKey, metricsHost, metricsPort, … or STRATUS_SERVER_*, \
+            STRATUS_METRICS_*); the options below override them. See Docs/Server.md.
+            """)
 
     @OptionGroup var store: StoreOptions
 
-    @Option(help: "The address to listen on (default 127.0.0.1: this machine only).")
-    var host: String = "127.0.0.1"
+    @Option(help: "The address to listen on (default serverHost, else 127.0.0.1: this machine only).")
+    var host: String?
 
-    @Option(help: "The port to listen on; 0 picks a free one (printed at start).")
-    var port: Int = 8080
+    @Option(help: "The port to listen on (default serverPort, else 8080); 0 picks a free one (printed at start).")
+    var port: Int?
+
+    @Option(help: "The address of the Prometheus /metrics listener (default metricsHost, else 127.0.0.1).")
+    var metricsHost: String?
+
+    @Option(help: "The port of the /metrics listener (default metricsPort, else 9464); 0 picks a free one.")
+    var metricsPort: Int?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info, or STRATUS_LOG_LEVEL).")
     var logLevel: String?
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
+        for (name, value) in [("--port", port), ("--metrics-port", metricsPort)] {
+            if let value, !(0...65535).contains(value) {
+                throw ValidationError("\(name) must be 0…65535, got \(value)")
+            }
+        }
     }
 
     func run() async throws {
@@ -32,21 +47,42 @@ struct ServeCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
-        let settings = try await store.settings()
-        let backend = try store.open(settings)
+        let registry = ServerMetricsBootstrap.bootstrap()
+        let settings = try await overridden(store.settings())
+        let startup = ServerStartup(settings: settings)
+        let connections = try startup.connections()
         let location = settings.backend.description
-        let server = StratusServer(
-            backend: backend, backendDescription: location, address: .init(host: host, port: port))
-        try await server.run { host, port in
-            let banner = """
-                stratusd listening on http://\(host):\(port) — backend \(location)
-                  health:      curl http://\(host):\(port)/health
-                  credentials: stratusd admin container create NAME; stratusd admin token create \
-                --container NAME --environment development (the endpoints that use them are being \
-                built: Docs/Server.md)
+        let banner = ListeningBanner(scheme: connections.scheme, location: location)
+        let metrics = try startup.metricsListener(
+            exposition: { registry.emitToString() },
+            onListening: { host, port in await banner.metricsListening(host: host, port: port) })
+        var server = StratusServer(
+            backend: try store.open(settings), backendDescription: location,
+            address: .init(host: settings.server.host, port: settings.server.port))
+        server.connections = connections
+        server.metrics = metrics
+        try await server.run { host, port in await banner.apiListening(host: host, port: port) }
+    }
 
-                """
-            FileHandle.standardOutput.write(Data(banner.utf8))
+    /// `settings` with the command line's listeners, each recorded as the origin of its key.
+    private func overridden(_ settings: StratusSettings) -> StratusSettings {
+        var settings = settings
+        if let host {
+            settings.server.host = host
+            settings.origins["serverHost"] = "--host"
         }
+        if let port {
+            settings.server.port = port
+            settings.origins["serverPort"] = "--port"
+        }
+        if let metricsHost {
+            settings.server.metricsHost = metricsHost
+            settings.origins["metricsHost"] = "--metrics-host"
+        }
+        if let metricsPort {
+            settings.server.metricsPort = metricsPort
+            settings.origins["metricsPort"] = "--metrics-port"
+        }
+        return settings
     }
 }

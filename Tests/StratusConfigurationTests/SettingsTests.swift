@@ -31,9 +31,12 @@ struct SettingsTests {
         #expect(settings.containerIdentifier == "iCloud.default")
         #expect(settings.configFile == nil)
         #expect(
-            settings.origins == [
-                "backend": "default", "dataDir": "default", "container": "default", "logLevel": "default",
+            settings.origins.keys.sorted() == [
+                "backend", "container", "dataDir", "logLevel", "metricsBearerTokenFile", "metricsHost", "metricsPort",
+                "serverHost", "serverMaxBodyBytes", "serverMaxConnections", "serverPort", "serverTlsCertificate",
+                "serverTlsKey",
             ])
+        #expect(Set(settings.origins.values) == ["default"])
     }
 
     @Test func environmentVariables() async throws {
@@ -107,7 +110,9 @@ struct SettingsTests {
         }
         #expect(
             error?.message
-                == "configuration file '\(path)' has an unknown key 'backnd'; known keys: backend, dataDir, container, logLevel"
+                == "configuration file '\(path)' has an unknown key 'backnd'; known keys: backend, dataDir, container, logLevel, "
+                + "serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxConnections, "
+                + "metricsHost, metricsPort, metricsBearerTokenFile"
         )
     }
 

@@ -6,6 +6,8 @@ import StratusTestSupport
 final class StratusDaemonProcess: @unchecked Sendable {
     let process = Process()
     let baseURL: URL
+    /// The Prometheus listener's `/metrics` URL, from the "stratusd metrics on" line.
+    let metricsURL: URL
     let directory: TemporaryDirectory
     /// Whether the directory was made for this process (and goes with it).
     private let ownsDirectory: Bool
@@ -16,9 +18,9 @@ final class StratusDaemonProcess: @unchecked Sendable {
         var description: String
     }
 
-    /// Starts `stratusd --port 0` in `directory`, else a new temporary directory (so its
-    /// default store is `.stratus/` there), with `arguments`, and waits for its "listening"
-    /// line.
+    /// Starts `stratusd --port 0 --metrics-port 0` in `directory`, else a new temporary
+    /// directory (so its default store is `.stratus/` there, and parallel tests never share a
+    /// port), with `arguments`, and waits for its "listening" and "metrics" lines.
     init(arguments: [String] = [], environment: [String: String] = [:], directory: TemporaryDirectory? = nil) throws {
         self.directory = try directory ?? TemporaryDirectory(prefix: "stratusd")
         ownsDirectory = directory == nil
@@ -27,7 +29,7 @@ final class StratusDaemonProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.executableURL = try BuiltExecutable.url(named: "stratusd")
-        process.arguments = ["--port", "0"] + arguments
+        process.arguments = ["--port", "0", "--metrics-port", "0"] + arguments
         process.currentDirectoryURL = self.directory.url
         var variables = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         variables.merge(environment) { $1 }
@@ -35,18 +37,20 @@ final class StratusDaemonProcess: @unchecked Sendable {
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
-        baseURL = try Self.waitForListening(output, process: process, errors: errors)
+        baseURL = try Self.waitForLine("stratusd listening on ", output, process: process, errors: errors)
+        metricsURL = try Self.waitForLine("stratusd metrics on ", output, process: process, errors: errors)
     }
 
     /// What the server wrote on standard output and standard error so far.
     var standardOutput: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
     var standardError: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
 
-    private static func waitForListening(_ output: URL, process: Process, errors: URL) throws -> URL {
+    /// The URL that follows `prefix` on a line of the server's output, once there is one.
+    private static func waitForLine(_ prefix: String, _ output: URL, process: Process, errors: URL) throws -> URL {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("stratusd listening on ") }),
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
                 let address = line.split(separator: " ").dropFirst(3).first, let url = URL(string: String(address))
             {
                 return url

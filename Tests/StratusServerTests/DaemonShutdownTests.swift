@@ -1,0 +1,69 @@
+import Foundation
+import StratusTestSupport
+import Testing
+
+/// SIGTERM with a request in flight: the request gets its whole answer, no new connection is
+/// accepted meanwhile, and `stratusd` exits 0 once the request is done.
+@Suite("stratusd: graceful shutdown")
+struct DaemonShutdownTests {
+    /// `psql` against `url`, run to its end.
+    private func psql(_ url: String, _ sql: String, timeout: TimeInterval = 30) throws -> CommandRun {
+        try CommandRun(
+            URL(fileURLWithPath: "/usr/bin/psql"), [url, "-X", "-q", "-t", "-A", "-c", sql], timeout: timeout)
+    }
+
+    /// Polls `count` (a `SELECT count(*)`) until it is 1 or more.
+    private func waitUntil(_ url: String, _ count: String) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while (Int(try psql(url, count).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) < 1 {
+            guard Date() < deadline else { throw DaemonTestFailure("never true: \(count)") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    @Test func aRequestInFlightAtSIGTERMIsFinished() throws {
+        let database = try PostgreSQLPrivateServer()
+        defer { database.stop() }
+        let server = try StratusDaemonProcess(arguments: ["--backend", database.url.description])
+        defer { server.stop() }
+        let health = server.baseURL.appendingPathComponent("health").absoluteString
+        #expect(try CommandRun.curl(["--fail", health]).status == 0)
+
+        // A transaction holding the store's table, so the health check's read waits (its
+        // answer comes after its 1 s limit: 503); SIGTERM is sent once the read is waiting.
+        let postgres = database.url.description.components(separatedBy: "?")[0]
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        holder.arguments = [
+            postgres, "-X", "-q", "-c",
+            "BEGIN; LOCK TABLE stratus.kv IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(8); COMMIT;",
+        ]
+        holder.standardOutput = FileHandle.nullDevice
+        try holder.run()
+        defer { if holder.isRunning { holder.terminate() } }
+        try waitUntil(
+            postgres,
+            "SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND relation = 'stratus.kv'::regclass")
+
+        let inFlight = Process()
+        let answer = try TemporaryDirectory(prefix: "in-flight")
+        defer { try? answer.remove() }
+        _ = FileManager.default.createFile(atPath: answer.appending("body").path, contents: nil)
+        inFlight.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        inFlight.arguments = ["--silent", "--max-time", "10", "--write-out", " %{http_code}", health]
+        inFlight.standardOutput = try FileHandle(forWritingTo: answer.appending("body"))
+        try inFlight.run()
+        try waitUntil(postgres, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+        server.process.terminate()
+        Thread.sleep(forTimeInterval: 0.2)
+        let refused = try CommandRun.curl([health])
+        #expect(refused.status == 7, "no new connection after SIGTERM: \(refused.standardError)")
+
+        inFlight.waitUntilExit()
+        let body = (try? String(contentsOf: answer.appending("body"), encoding: .utf8)) ?? ""
+        #expect(inFlight.terminationStatus == 0, "the in-flight request got an answer")
+        #expect(body.contains(#""unavailable""#) && body.hasSuffix(" 503"), "\(body)")
+        server.process.waitUntilExit()
+        #expect(server.process.terminationStatus == 0)
+    }
+}
