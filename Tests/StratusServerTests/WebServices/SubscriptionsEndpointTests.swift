@@ -156,3 +156,65 @@ struct SubscriptionsEndpointTests {
         #expect(subscriptions(try await list(ws, as: .alice)).isEmpty, "nothing was half-applied")
     }
 }
+
+/// Zone subscriptions, the engine's per-database rules, and filters read back.
+@Suite("stratusd: subscription kinds")
+struct SubscriptionKindsTests {
+    private func modify(_ ws: WebServicesFixture, _ subscriptions: [[String: Any]], database: String)
+        async throws -> [[String: Any]]
+    {
+        let operations = subscriptions.map { ["operationType": "create", "subscription": $0] }
+        let answer = try await ws.post("subscriptions/modify", ["operations": operations], database: database)
+        #expect(answer.status == 200, "\(answer.json)")
+        return answer.json["subscriptions"] as? [[String: Any]] ?? []
+    }
+
+    @Test func theEngineDecidesWhichDatabaseTakesWhichKind() async throws {
+        let ws = try WebServicesFixture()
+        let zone = try await ws.post(
+            "zones/modify", ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Inbox"]]]]],
+            database: "private")
+        #expect(zone.status == 200)
+        let zoneSubscription: [String: Any] = [
+            "subscriptionID": "inbox", "subscriptionType": "zone", "zoneID": ["zoneName": "Inbox"],
+        ]
+        let missingZone: [String: Any] = [
+            "subscriptionID": "nowhere", "subscriptionType": "zone", "zoneID": ["zoneName": "Nowhere"],
+        ]
+        let databaseKind: [String: Any] = ["subscriptionID": "all", "subscriptionType": "database"]
+        let inPrivate = try await modify(ws, [zoneSubscription, missingZone, databaseKind], database: "private")
+        #expect(inPrivate.map { $0["serverErrorCode"] as? String } == [nil, "ZONE_NOT_FOUND", nil], "\(inPrivate)")
+        #expect((inPrivate.first?["zoneID"] as? [String: Any])?["zoneName"] as? String == "Inbox")
+        #expect(inPrivate.first?["subscriptionType"] as? String == "zone")
+        let inPublic = try await modify(ws, [zoneSubscription, databaseKind], database: "public")
+        #expect(inPublic.map { $0["serverErrorCode"] as? String } == ["BAD_REQUEST", "BAD_REQUEST"], "\(inPublic)")
+        #expect(inPublic.map { $0["stratusErrorCode"] as? String } == ["badDatabase", "badDatabase"])
+    }
+
+    @Test func filtersAreReadBackAsTheSameQuery() async throws {
+        let ws = try WebServicesFixture()
+        let filters: [[String: Any]] = [
+            ["comparator": "NOT_IN", "fieldName": "name", "fieldValue": ["value": ["a", "b"]]],
+            [
+                "comparator": "NEAR", "fieldName": "place", "distance": 2500,
+                "fieldValue": ["value": ["latitude": 1.5, "longitude": 2.5], "type": "LOCATION"],
+            ],
+            ["comparator": "LIST_MEMBER_BEGINS_WITH", "fieldName": "tags", "fieldValue": ["value": "x"]],
+            ["comparator": "GREATER_THAN", "systemFieldName": "modifiedTimestamp", "fieldValue": ["value": 1000]],
+        ]
+        let subscription: [String: Any] = [
+            "subscriptionID": "q", "subscriptionType": "query", "zoneID": ["zoneName": "_defaultZone"],
+            "query": ["recordType": "Thing", "filterBy": filters], "firesOnce": true,
+        ]
+        let saved = try #require(try await modify(ws, [subscription], database: "public").first)
+        #expect(saved["firesOnce"] as? Bool == true && saved["zoneWide"] as? Bool == false, "\(saved)")
+        #expect(saved["firesOn"] as? [String] == ["create", "update", "delete"])
+        let back = try #require((saved["query"] as? [String: Any])?["filterBy"] as? [[String: Any]], "\(saved)")
+        #expect(
+            back.map { $0["comparator"] as? String } == ["NOT_IN", "NEAR", "LIST_MEMBER_BEGINS_WITH", "GREATER_THAN"])
+        #expect((back[0]["fieldValue"] as? [String: Any])?["type"] as? String == "STRING_LIST")
+        #expect((back[1]["distance"] as? NSNumber)?.doubleValue == 2500, "\(back[1])")
+        #expect(back[3]["systemFieldName"] as? String == "modifiedTimestamp")
+        #expect(((back[3]["fieldValue"] as? [String: Any])?["value"] as? NSNumber)?.int64Value == 1000)
+    }
+}
