@@ -138,7 +138,30 @@ struct QueryEndpointTests {
     }
 
     @Test func markersPageThroughEveryRecordOnce() async throws {
-        let ws = try WebServicesFixture()
+        try await pageThroughEveryRecord(try WebServicesFixture())
+    }
+
+    @Test func markersPageThroughEveryRecordOnceOnAPrivatePostgreSQL() async throws {
+        let ws = try WebServicesFixture(postgres: true)
+        try await pageThroughEveryRecord(ws)
+        let subscribed = try await ws.post(
+            "subscriptions/modify",
+            [
+                "operations": [
+                    [
+                        "operationType": "create",
+                        "subscription": [
+                            "subscriptionID": "rows", "subscriptionType": "query", "query": ["recordType": "Row"],
+                        ],
+                    ]
+                ]
+            ])
+        #expect((subscribed.json["subscriptions"] as? [[String: Any]])?.first?["serverErrorCode"] == nil)
+        let bobs = try await ws.post("subscriptions/list", [:] as [String: Any], as: .bob)
+        #expect(bobs.status == 200 && (bobs.json["subscriptions"] as? [Any])?.isEmpty == true, "\(bobs.json)")
+    }
+
+    private func pageThroughEveryRecord(_ ws: WebServicesFixture) async throws {
         try await seedMany(ws, count: 25)
         let expected = (0..<25).map { String(format: "r%02d", $0) }
         let (unsorted, pages) = try await allPages(ws, ["query": ["recordType": "Row"], "resultsLimit": 7])
