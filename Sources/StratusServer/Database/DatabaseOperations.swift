@@ -4,5 +4,7 @@ enum DatabaseOperations {
         RecordsModify.operation, RecordsLookup.operation, ZoneChangesEndpoints.recordsChanges,
         ZoneChangesEndpoints.changesZone, DatabaseChangesEndpoints.changesDatabase,
         DatabaseChangesEndpoints.zonesChanges, ZoneEndpoints.list, ZoneEndpoints.lookup, ZoneEndpoints.modify,
+        RecordsQuery.operation, UsersEndpoints.caller, UsersEndpoints.current, SubscriptionEndpoints.list,
+        SubscriptionEndpoints.lookup, SubscriptionEndpoints.modify,
     ]
 }

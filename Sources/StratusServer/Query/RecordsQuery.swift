@@ -1,0 +1,37 @@
+import Foundation
+import Hummingbird
+internal import Stratus
+
+/// `records/query`: one page of the records matching a query, in the engine's order, and a
+/// `continuationMarker` (the engine's cursor) while more remain.
+enum RecordsQuery {
+    static let operation = DatabaseOperation(name: "records/query", methods: [.post], writes: false, handle: handle)
+
+    static func handle(_ call: DatabaseCall) async throws -> Response {
+        let body = try call.decode(RecordsQueryRequest.self)
+        let translator = call.translator
+        let zone = body.zoneID.map(translator.zoneID(from:))
+        let searched: CKRecordZone.ID? = zone ?? (body.zoneWide == true ? nil : .default)
+        let query = try WSQueryTranslator(translator: translator, zone: zone ?? .default)
+            .query(from: body.query, path: "query")
+        let cursor = try body.continuationMarker.map { text throws(ServerError) in
+            try SyncTokenText.decode(text, name: "continuationMarker")
+        }
+        if let limit = body.resultsLimit, limit < 1 {
+            throw ServerError.badRequest("resultsLimit must be at least 1, not \(limit)")
+        }
+        let (limit, desiredKeys) = (body.resultsLimit ?? 0, body.desiredKeys)
+        let page = try await call.withDatabase { database in
+            try database.query(query, zoneID: searched, cursor: cursor, limit: limit, desiredKeys: desiredKeys)
+        }
+        let numbersAsStrings = body.numbersAsStrings ?? false
+        var answer: [String: JSONValue] = [
+            "records": .array(
+                page.records.map {
+                    translator.dictionary(for: $0, numbersAsStrings: numbersAsStrings, desiredKeys: desiredKeys)
+                })
+        ]
+        answer["continuationMarker"] = page.cursor.map { .string(SyncTokenText.encode($0)) }
+        return call.respond(.object(answer))
+    }
+}
