@@ -119,6 +119,13 @@ struct OpenAPIConformanceTests {
             try check(answer, exchange.method, "/" + path, document)
             covered.insert("\(exchange.method) \(document.template(for: "/" + path) ?? path) \(answer.status)")
         }
+        // Over the 16 MiB body limit: 413, answered before parsing.
+        let large = "/database/1/\(WebServicesFixture.container)/development/public/records/lookup"
+        let tooLarge = try await fixture.raw(
+            "POST", String(large.dropFirst()), body: Data(count: (16 << 20) + 1), as: .alice)
+        #expect(tooLarge.status == 413)
+        try check(tooLarge, "POST", large, document)
+        covered.insert("POST \(large) \(tooLarge.status)")
         let health = try await fixture.raw("GET", "health", body: nil, as: .none)
         try check(health, "GET", "/health", document)
         for served in [
@@ -127,7 +134,7 @@ struct OpenAPIConformanceTests {
         ] {
             #expect(covered.contains { $0.contains("/\(served) 200") }, "no 200 of \(served) was checked")
         }
-        for status in [400, 401, 404, 405, 421] {
+        for status in [400, 401, 404, 405, 413, 421] {
             #expect(covered.contains { $0.hasSuffix(" \(status)") }, "no \(status) was checked")
         }
     }

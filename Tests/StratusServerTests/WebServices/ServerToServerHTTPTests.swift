@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StratusServer
 import Testing
 
 /// Server-to-server keys over HTTP (decision 0013.5–6): a P-256 key made by the test, its
@@ -66,8 +67,15 @@ struct ServerToServerHTTPTests {
         #expect(
             try await signer.send(Self.read, lookup, try signer.headers(body: Self.read, path: lookup)) == (200, nil))
         let zones = signer.path("zones/list", "private")
-        #expect(
-            try await signer.send("{}", zones, try signer.headers(body: "{}", path: zones)) == (403, "ACCESS_DENIED"))
+        let denied = try await signer.fixture.raw(
+            "POST", String(zones.dropFirst()), body: Data("{}".utf8), as: .none,
+            headers: try signer.headers(body: "{}", path: zones))
+        #expect(denied.status == 403)
+        let document = try OpenAPIDocument.load()
+        let schema = try document.responseSchema("POST", zones, status: 403)
+        let problems = document.problems(try JSONValue.parse(denied.body), schema)
+        #expect(problems.isEmpty, "the 403 matches the document: \(problems)")
+        #expect(String(decoding: denied.body, as: UTF8.self).contains("ACCESS_DENIED"))
     }
 
     @Test func replaysOtherBodiesOldDatesAndUnknownKeysAreRefused() async throws {
