@@ -99,4 +99,24 @@ struct ServerToServerHTTPTests {
         let token = "ckAPIToken=\(signer.fixture.apiToken)"
         #expect(try await signer.send(Self.read, lookup, mixed, query: token) == failed, "with an API token")
     }
+
+    @Test func aSignedRequestReachesEveryEndpointOfThePublicDatabaseOnly() async throws {
+        let signer = try Signer()
+        for database in ["public", "private", "shared"] {
+            for endpoint in AuthMatrixTests.endpoints {
+                let path = signer.path(endpoint.operation, database)
+                let body = endpoint.body() ?? ""
+                let answer = try await signer.fixture.raw(
+                    endpoint.method, String(path.dropFirst()), body: endpoint.body().map { _ in Data(body.utf8) },
+                    as: .none, headers: try signer.headers(body: body, path: path))
+                let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] ?? [:]
+                let actual = AuthMatrixTests.Expected(
+                    status: answer.status, code: answer.status == 200 ? nil : json["serverErrorCode"] as? String)
+                let expected = database == "public" ? AuthMatrixTests.publicRead(endpoint) : .denied
+                #expect(
+                    actual == expected,
+                    "S2S \(endpoint) in \(database) → \(actual): \(String(decoding: answer.body, as: UTF8.self))")
+            }
+        }
+    }
 }
