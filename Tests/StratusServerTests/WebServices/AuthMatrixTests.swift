@@ -146,6 +146,9 @@ struct AuthMatrixTests {
             "zones/modify", try json(zone), database: "private", as: .alice)
         #expect(made.status == 200, "\(made.json)")
         try await expectAll(setting, .alice, databases: ["private"], "user A, private") { _, _ in .ok }
+        try await expectAll(setting, .alice, databases: ["shared"], "user A, shared") { endpoint, _ in
+            Self.sharedDatabase(endpoint)
+        }
         try await expectAll(setting, .alice, databases: ["public"], "user A, public") { endpoint, _ in
             endpoint.operation == "zones/modify" ? .ok : Self.publicRead(endpoint)
         }
@@ -157,6 +160,12 @@ struct AuthMatrixTests {
     static func publicRead(_ endpoint: Endpoint) -> Expected {
         ["records/changes", "changes/database", "zones/changes"].contains(endpoint.operation)
             ? Expected(status: 400, code: "BAD_REQUEST") : .ok
+    }
+
+    /// A user's answer in their shared database: 200, except one zone's changes, since nobody
+    /// shared the zone `Matrix` with them (404 `ZONE_NOT_FOUND`, not an auth refusal).
+    static func sharedDatabase(_ endpoint: Endpoint) -> Expected {
+        endpoint.operation == "records/changes" ? Expected(status: 404, code: "ZONE_NOT_FOUND") : .ok
     }
 
     @Test func aUserCannotChangeAnotherUsersPublicRecord() async throws {
