@@ -65,12 +65,14 @@ EOF
 
 echo "== schemathesis $version against $url (≤ ${budget} s, ≤ $examples examples per operation)"
 status=0
-STRATUS_FUZZ_TOKEN=$token STRATUS_FUZZ_SESSION=$session timeout --signal=INT "$budget" \
-    "$venv/bin/schemathesis" --no-color --config-file "$work/schemathesis.toml" run Docs/stratusd.openapi.yaml \
+# From the temporary directory, so schemathesis's example database (.schemathesis/) goes with it.
+root=$(pwd)
+(cd "$work" && STRATUS_FUZZ_TOKEN=$token STRATUS_FUZZ_SESSION=$session timeout --signal=INT "$budget" \
+    "$root/$venv/bin/schemathesis" --no-color --config-file schemathesis.toml run "$root/Docs/stratusd.openapi.yaml" \
     --url "$url" --exclude-by '/x-stratus-served == false' \
     --checks not_a_server_error,status_code_conformance,response_schema_conformance,content_type_conformance \
     --max-examples "$examples" --seed 20261125 --request-timeout 10 --workers 1 \
-    --phases examples,coverage,fuzzing --warnings off || status=$?
+    --phases examples,coverage,fuzzing --warnings off) || status=$?
 
 # The server's own log: one line per request with its status.
 if grep -q 'stratus.http.status=5' "$work/stderr"; then
