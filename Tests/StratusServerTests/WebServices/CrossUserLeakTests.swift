@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The cross-user leak test (decision 0013): bob fills his private database (a zone of his
-/// own, records with canary strings) and the public database; alice then calls every served
+/// own, records with canary strings) and a public record; alice then calls every served
 /// endpoint on her private database with bob's record names, zone names, owner name and sync
 /// tokens. No answer to alice may contain a canary.
 @Suite("Web Services: no user sees another's private data", .serialized)
@@ -44,6 +44,9 @@ struct CrossUserLeakTests {
             let saved = try await fixture.post("records/modify", try json(body), database: "private", as: .bob)
             #expect(saved.status == 200 && saved.records.first?["serverErrorCode"] == nil, "\(saved.json)")
         }
+        let publicBody = #"{"operations": [\#(record("bob-public"))]}"#
+        let published = try await fixture.post("records/modify", try json(publicBody), database: "public", as: .bob)
+        #expect(published.status == 200 && published.records.first?["serverErrorCode"] == nil, "\(published.json)")
         let changes = try await fixture.post(
             "records/changes", try json(#"{"zoneID": {"zoneName": "BobZone"}}"#), database: "private", as: .bob)
         let text = String(describing: changes.json)
@@ -66,7 +69,10 @@ struct CrossUserLeakTests {
         var list: [(String, String)] = []
         for zone in zones {
             list += [
-                ("records/lookup", #"{"zoneID": \#(zone), "records": [{"recordName": "bob-secret"}]}"#),
+                (
+                    "records/lookup",
+                    #"{"zoneID": \#(zone), "records": [{"recordName": "bob-secret"}, {"recordName": "bob-public"}]}"#
+                ),
                 ("records/changes", #"{"zoneID": \#(zone)}"#),
                 ("records/changes", #"{"zoneID": \#(zone), "syncToken": "\#(bob.syncToken)"}"#),
                 (
