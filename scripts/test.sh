@@ -17,6 +17,11 @@ git ls-files -z '*.swift' | xargs -0 swift format lint --strict
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build --parallel
 
+# stratusd fuzzed against its OpenAPI document (schemathesis from PyPI, pinned, in a venv under
+# .build/): no 5xx, every response valid, every status documented. Bounded to 120 s.
+echo "== schemathesis"
+scripts/schemathesis.sh
+
 # The DocC catalogs of the library modules, warnings (broken symbol links) as errors.
 echo "== documentation"
 scripts/docs.sh

@@ -44,11 +44,16 @@ extension DatabaseRoutes {
         case .user(let userRecordName):
             return Caller(userRecordName: userRecordName, role: .user)
         case .anonymous:
+            // A session that was sent but refused is 421 everywhere (0013's matrix), so a client
+            // whose session ended learns it on its next read rather than reading anonymously.
+            if let problem = authentication.sessionProblem {
+                throw .authenticationRequired(
+                    "the ckWebAuthToken was refused (\(problem)): sign the user in again")
+            }
             if operation.writes || path.scope != .public {
-                let why = authentication.sessionProblem.map { " (\($0))" } ?? ""
                 throw .authenticationRequired(
                     "\(operation.name) in the \(path.scope.name) database needs a signed-in user: "
-                        + "send a ckWebAuthToken with the ckAPIToken\(why)")
+                        + "send a ckWebAuthToken with the ckAPIToken")
             }
             return Caller(userRecordName: Self.anonymousUserRecordName, role: .anonymous)
         }

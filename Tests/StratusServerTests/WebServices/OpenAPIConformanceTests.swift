@@ -1,0 +1,224 @@
+import Foundation
+import StratusServer
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Real `stratusd` responses checked against `Docs/stratusd.openapi.yaml` (through its JSON
+/// copy): every served endpoint, its successes and its refusals, each body valid against the
+/// schema documented for its path and status.
+@Suite("Web Services: responses match the OpenAPI document", .serialized)
+struct OpenAPIConformanceTests {
+    /// One request to send.
+    struct Exchange: Sendable {
+        var method = "POST"
+        var operation: String
+        var body: String?
+        var database = "public"
+        var credentials: WebServicesFixture.Credentials = .alice
+        var environment = "development"
+    }
+
+    static let everyType = #"""
+        {"operations": [{"operationType": "create", "record": {"recordName": "all-types", "recordType": "Note",
+         "fields": {"s": {"value": "text"}, "i": {"value": 7, "type": "INT64"}, "d": {"value": 1.5},
+          "b": {"value": "AAEC", "type": "BYTES"}, "t": {"value": 1700000000000, "type": "TIMESTAMP"},
+          "r": {"value": {"recordName": "other"}, "type": "REFERENCE"},
+          "l": {"value": {"latitude": 1.5, "longitude": 2.5}, "type": "LOCATION"},
+          "sl": {"value": ["a", "b"]}, "il": {"value": [1, 2]}, "dl": {"value": [1.5, 2]},
+          "bl": {"value": ["AAEC"], "type": "BYTES_LIST"}, "tl": {"value": [1], "type": "TIMESTAMP_LIST"},
+          "rl": {"value": [{"recordName": "x"}], "type": "REFERENCE_LIST"},
+          "ll": {"value": [{"latitude": 1, "longitude": 2}], "type": "LOCATION_LIST"},
+          "e": {"value": [], "type": "STRING_LIST"}}}},
+         {"operationType": "create", "record": {"recordName": "to-delete", "recordType": "Note"}}]}
+        """#
+
+    /// Requests covering every served endpoint, in order (later ones see earlier writes).
+    static let exchanges: [Exchange] = [
+        Exchange(operation: "records/modify", body: everyType),
+        Exchange(
+            operation: "records/modify",
+            body: #"{"numbersAsStrings": true, "operations": [{"operationType": "create", "record": "#
+                + #"{"recordName": "all-types", "recordType": "Note"}}, {"operationType": "update", "record": "#
+                + #"{"recordName": "all-types", "recordType": "Note", "recordChangeTag": "stale"}}, "#
+                + #"{"operationType": "forceUpdate", "record": {"recordName": "all-types", "recordType": "Note", "#
+                + #""fields": {"i": {"value": 8}}}}, {"operationType": "forceDelete", "record": "#
+                + #"{"recordName": "to-delete"}}]}"#),
+        Exchange(operation: "records/modify", body: #"{"operations": [{"operationType": "update", "record": {}}]}"#),
+        Exchange(operation: "records/modify", body: #"{"operations": []"#),
+        Exchange(
+            operation: "records/modify",
+            body: #"{"operations": [{"operationType": "forceUpdate", "record": {"recordName": "all-types", "#
+                + #""recordType": "Note"}}]}"#, credentials: .bob),
+        Exchange(
+            operation: "records/modify",
+            body: #"{"operations": [{"operationType": "create", "record": {"recordType": "Note"}}]}"#,
+            credentials: .anonymous),
+        Exchange(
+            operation: "records/lookup",
+            body: #"{"records": [{"recordName": "all-types"}, {"recordName": "missing"}]}"#, credentials: .anonymous),
+        Exchange(
+            operation: "records/lookup", body: #"{"records": [{"recordName": "all-types"}], "numbersAsStrings": true}"#),
+        Exchange(operation: "records/lookup", body: #"{"records": "not a list"}"#),
+        Exchange(operation: "records/lookup", body: #"{"records": []}"#, credentials: .none),
+        Exchange(operation: "records/lookup", body: #"{"records": []}"#, credentials: .raw("ckAPIToken=00")),
+        Exchange(operation: "records/lookup", body: #"{"records": []}"#, environment: "production"),
+        Exchange(method: "GET", operation: "records/lookup"),
+        Exchange(operation: "records/unknown", body: "{}"),
+        Exchange(
+            operation: "zones/modify",
+            body: #"{"operations": [{"operationType": "create", "zone": {"zoneID": {"zoneName": "Z"}}}, "#
+                + #"{"operationType": "delete", "zone": {"zoneID": {"zoneName": "gone"}}}]}"#, database: "private"),
+        Exchange(
+            operation: "records/modify",
+            body: #"{"zoneID": {"zoneName": "Z"}, "operations": [{"operationType": "create", "record": "#
+                + #"{"recordName": "in-z", "recordType": "Note", "fields": {"n": {"value": 1}}}}, "#
+                + #"{"operationType": "create", "record": {"recordName": "gone", "recordType": "Note"}}]}"#,
+            database: "private"),
+        Exchange(
+            operation: "records/modify",
+            body: #"{"zoneID": {"zoneName": "Z"}, "operations": [{"operationType": "forceDelete", "record": "#
+                + #"{"recordName": "gone"}}]}"#, database: "private"),
+        Exchange(operation: "zones/list", database: "private"),
+        Exchange(method: "GET", operation: "zones/list", database: "private"),
+        Exchange(method: "GET", operation: "zones/list", credentials: .anonymous),
+        Exchange(
+            operation: "zones/lookup", body: #"{"zones": [{"zoneID": {"zoneName": "Z"}}, {"zoneName": "nope"}]}"#,
+            database: "private"),
+        Exchange(
+            operation: "zones/modify", body: #"{"operations": [{"operationType": "rename"}]}"#, database: "private"),
+        Exchange(operation: "records/changes", body: #"{"zoneID": {"zoneName": "Z"}}"#, database: "private"),
+        Exchange(
+            operation: "records/changes", body: #"{"zoneID": {"zoneName": "Z"}, "syncToken": "!!"}"#,
+            database: "private"),
+        Exchange(
+            operation: "records/changes", body: #"{"zoneID": {"zoneName": "Z"}}"#, database: "shared",
+            credentials: .anonymous),
+        Exchange(
+            operation: "changes/zone",
+            body: #"{"zones": [{"zoneID": {"zoneName": "Z"}, "resultsLimit": 1}, {"zoneID": {"zoneName": "nope"}}]}"#,
+            database: "private"),
+        Exchange(operation: "changes/database", body: "{}", database: "private"),
+        Exchange(operation: "changes/database", body: #"{"syncToken": "AAAA"}"#, database: "private"),
+        Exchange(operation: "zones/changes", body: "{}", database: "private"),
+        Exchange(operation: "zones/changes", body: #"{"resultsLimit": 0}"#, database: "private"),
+    ]
+
+    @Test func everyResponseMatchesTheDocument() async throws {
+        let document = try OpenAPIDocument.load()
+        let fixture = try WebServicesFixture()
+        var covered: Set<String> = []
+        for exchange in Self.exchanges {
+            let path =
+                "database/1/\(WebServicesFixture.container)/\(exchange.environment)/\(exchange.database)/"
+                + exchange.operation
+            let answer = try await fixture.raw(
+                exchange.method, path, body: exchange.body.map { Data($0.utf8) }, as: exchange.credentials)
+            try check(answer, exchange.method, "/" + path, document)
+            covered.insert("\(exchange.method) \(document.template(for: "/" + path) ?? path) \(answer.status)")
+        }
+        // Over the 16 MiB body limit: 413, answered before parsing.
+        let large = "/database/1/\(WebServicesFixture.container)/development/public/records/lookup"
+        let tooLarge = try await fixture.raw(
+            "POST", String(large.dropFirst()), body: Data(count: (16 << 20) + 1), as: .alice)
+        #expect(tooLarge.status == 413)
+        try check(tooLarge, "POST", large, document)
+        covered.insert("POST \(large) \(tooLarge.status)")
+        let health = try await fixture.raw("GET", "health", body: nil, as: .none)
+        try check(health, "GET", "/health", document)
+        for served in [
+            "records/modify", "records/lookup", "records/changes", "changes/zone", "changes/database",
+            "zones/changes", "zones/lookup", "zones/modify", "zones/list",
+        ] {
+            #expect(covered.contains { $0.contains("/\(served) 200") }, "no 200 of \(served) was checked")
+        }
+        for status in [400, 401, 404, 405, 413, 421] {
+            #expect(covered.contains { $0.hasSuffix(" \(status)") }, "no \(status) was checked")
+        }
+    }
+
+    /// Expects `answer`'s body to be JSON valid against the document's schema for its status.
+    private func check(
+        _ answer: WebServicesFixture.RawAnswer, _ method: String, _ path: String, _ document: OpenAPIDocument
+    )
+        throws
+    {
+        let label = "\(method) \(path) → \(answer.status)"
+        #expect(answer.contentType?.hasPrefix("application/json") == true, "\(label): \(answer.contentType ?? "none")")
+        // A path or method the document does not list is the server's 404 or 405 (no operation).
+        let documented = (try? document.operation(method, path)) != nil
+        #expect(documented || [404, 405].contains(answer.status), "\(label): an undocumented operation answered")
+        let schema =
+            documented
+            ? try document.responseSchema(method, path, status: answer.status)
+            : ["$ref": "#/components/schemas/ErrorDictionary"]
+        let body = try JSONValue.parse(answer.body)
+        let problems = document.problems(body, schema)
+        #expect(
+            problems.isEmpty,
+            "\(label): \(problems.joined(separator: "; ")) in \(String(decoding: answer.body, as: UTF8.self))")
+    }
+
+    @Test func theCheckerRefusesWhatTheDocumentForbids() throws {
+        let document = try OpenAPIDocument.load()
+        let schema = try document.responseSchema(
+            "POST", "/database/1/c/development/public/records/lookup", status: 200)
+        let record: JSONValue = [
+            "recordName": "a", "recordType": "T", "zoneID": ["zoneName": "_defaultZone", "ownerRecordName": "o"],
+            "fields": ["n": ["value": 1, "type": "INT64"]], "deleted": false,
+        ]
+        #expect(document.problems(["records": [record]], schema).isEmpty)
+        var wrongTag = record
+        wrongTag = .object(
+            record.objectMembers.merging(["fields": ["n": ["value": "x", "type": "INT64"]]]) { $1 })
+        #expect(!document.problems(["records": [wrongTag]], schema).isEmpty, "INT64 with a non-numeric string")
+        let unknownKey: JSONValue = .object(record.objectMembers.merging(["secret": "x"]) { $1 })
+        #expect(!document.problems(["records": [unknownKey]], schema).isEmpty, "an undocumented key")
+        let badCode: JSONValue = ["recordName": "a", "serverErrorCode": "OOPS", "reason": "r", "uuid": "u"]
+        #expect(!document.problems(["records": [badCode]], schema).isEmpty, "a code outside Apple's 14")
+        #expect(throws: OpenAPIDocument.Missing.self) {
+            try document.responseSchema("POST", "/database/1/c/development/public/records/lookup", status: 418)
+        }
+    }
+}
+
+extension JSONValue {
+    /// An object's members; empty for any other value.
+    fileprivate var objectMembers: [String: JSONValue] {
+        if case .object(let members) = self { return members }
+        return [:]
+    }
+}
+
+extension WebServicesFixture {
+    /// An answer as bytes: status, body and `Content-Type`.
+    struct RawAnswer: Sendable {
+        var status: Int
+        var body: Data
+        var contentType: String?
+    }
+
+    /// Any request to `path` (below the server's URL), answered as bytes.
+    func raw(
+        _ method: String, _ path: String, body: Data?, as credentials: Credentials, headers: [String: String] = [:]
+    ) async throws -> RawAnswer {
+        var url = server.baseURL.absoluteString + "/" + path
+        switch credentials {
+        case .none: break
+        case .anonymous: url += "?ckAPIToken=\(apiToken)"
+        case .alice: url += "?ckAPIToken=\(apiToken)&ckWebAuthToken=\(aliceSession)"
+        case .bob: url += "?ckAPIToken=\(apiToken)&ckWebAuthToken=\(bobSession)"
+        case .raw(let query): url += "?" + query
+        }
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        request.httpBody = body
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as? HTTPURLResponse
+        return RawAnswer(
+            status: http?.statusCode ?? -1, body: data, contentType: http?.value(forHTTPHeaderField: "Content-Type"))
+    }
+}
