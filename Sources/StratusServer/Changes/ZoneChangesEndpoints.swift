@@ -73,6 +73,7 @@ enum ZoneChangesEndpoints {
     static func dictionary(_ batch: ZoneChangesBatch, zone: CKRecordZone.ID, call: DatabaseCall, numbersAsStrings: Bool)
         -> [String: JSONValue]
     {
+        ServerMetrics.recordsFetched(batch.changes.count)
         let translator = call.translator
         let records: [JSONValue] = batch.changes.map { change in
             switch change {

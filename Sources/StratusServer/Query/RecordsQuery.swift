@@ -24,6 +24,7 @@ enum RecordsQuery {
         let page = try await call.withDatabase { database in
             try database.query(query, zoneID: searched, cursor: cursor, limit: limit, desiredKeys: desiredKeys)
         }
+        ServerMetrics.recordsFetched(page.records.count)
         let numbersAsStrings = body.numbersAsStrings ?? false
         var answer: [String: JSONValue] = [
             "records": .array(

@@ -21,6 +21,7 @@ enum RecordsLookup {
         let ids = body.records.map { CKRecord.ID(recordName: $0.recordName, zoneID: zone) }
         let fetchKeys = unionOfDesiredKeys(body)
         let results = try await call.withDatabase { database in try database.fetchRecords(ids, desiredKeys: fetchKeys) }
+        ServerMetrics.recordsFetched(results.count { if case .success = $0.1 { true } else { false } })
         var byName: [String: Result<CKRecord, CKError>] = [:]
         for (id, result) in results { byName[id.recordName] = result }
         let numbersAsStrings = body.numbersAsStrings ?? false

@@ -23,6 +23,7 @@ enum RecordsModify {
         let request = ModifyRequest(
             saves: plan.saves, deletes: plan.deletes, atomic: body.atomic ?? true, clientChangeTokenData: nil)
         let outcome = try await call.withDatabase { database in try database.modifyRecords(request) }
+        ServerMetrics.recordsSaved(outcome.saveResults.count { if case .success = $0.1 { true } else { false } })
         let numbersAsStrings = body.numbersAsStrings ?? false
         var records: [JSONValue] = []
         records.reserveCapacity(body.operations.count)

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `records/modify` and `records/lookup` through a real `stratusd` on loopback: every
 /// operation type, per-item errors in request order, the public database's roles, private
 /// databases kept apart, and bad input refused whole.
@@ -41,6 +45,11 @@ struct RecordsEndpointTests {
         #expect((fields["when"]?["value"] as? NSNumber)?.int64Value == 1_700_000_000_123)
         #expect(record["recordChangeTag"] as? String == tag)
         #expect((record["created"] as? [String: Any])?["userRecordName"] as? String == creator)
+
+        let (metrics, _) = try await URLSession.shared.data(from: ws.server.metricsURL)
+        let text = String(decoding: metrics, as: UTF8.self)
+        #expect(text.contains("stratus_records_saved_total 1"), "\(text)")
+        #expect(text.contains("stratus_records_fetched_total 1"), "\(text)")
     }
 
     @Test func everyOperationTypeDoesWhatItsNameSays() async throws {
