@@ -2,7 +2,8 @@ import Foundation
 import StratusBackend
 
 /// Subscriptions: save, delete, fetch. Each is stored under `DatabaseKeys.subscription(id)` as a
-/// `SubscriptionRow`. Notifications are not delivered yet.
+/// `SubscriptionRow`. In a user's stratusd namespace they fire into the user's notification log
+/// (``fireSubscriptions(_:zonesChanged:_:)``, decision 0014.1); embedded containers deliver none.
 ///
 /// Which database accepts which subscription (CloudKit's headers, and analysis where marked):
 /// - `CKQuerySubscription`: public and private; not the shared database (header:
@@ -25,6 +26,12 @@ extension DatabaseContext {
         }
         switch row.kind {
         case .query(_, _, let zoneID, _):
+            if scope == .public, namespaceOwner != nil {
+                return .make(
+                    .badDatabase,
+                    "query subscriptions in the public database are not supported by stratusd yet; subscribe in the private database (subscription '\(row.subscriptionID)', decision 0014.1)"
+                )
+            }
             if scope == .shared {
                 return .make(
                     .badDatabase,

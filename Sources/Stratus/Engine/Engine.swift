@@ -28,6 +28,8 @@ package final class Engine: Sendable {
     let writeGeneration: WriteGeneration
     /// Where the engine logs (`Docs/Logging.md`): operations, retried writes, read-ahead.
     let logger: Logger
+    /// Told, after a commit, which notification logs it appended to (decision 0014.6).
+    private let notificationObserver = Mutex<(@Sendable ([Int64]) -> Void)?>(nil)
 
     /// The store format this version writes and reads (decision 0008): 2, the change log
     /// carries the records. Format 1 (decision 0002's first layout) is refused on open.
@@ -69,6 +71,18 @@ package final class Engine: Sendable {
         }
         storeID = Array(meta[1..<17])
         macKey = Array(meta[17..<49])
+    }
+
+    /// Sets what is told, after each commit that appended notification entries, the numbers of
+    /// the logs it appended to (stratusd's `NotificationHub` wakes their waiters).
+    package func observeNotifications(_ observer: @escaping @Sendable ([Int64]) -> Void) {
+        notificationObserver.withLock { $0 = observer }
+    }
+
+    /// Tells the observer that `logs` gained entries (after the commit).
+    func notified(_ logs: [Int64]) {
+        guard !logs.isEmpty, let observer = notificationObserver.withLock({ $0 }) else { return }
+        observer(logs)
     }
 
     /// Runs a write body, again on a serialization conflict, and maps failures to `CKError`.
@@ -181,7 +195,9 @@ package final class Engine: Sendable {
             number = try write { txn in try Engine.number(at: StoreLayout.namespaceKey(namespace), txn) }
             namespaceNumbers.withLock { $0[namespace] = number }
         }
-        return DatabaseContext(engine: self, number: number, scope: scope, caller: caller ?? embeddedCaller)
+        return DatabaseContext(
+            engine: self, number: number, scope: scope, caller: caller ?? embeddedCaller,
+            namespaceOwner: namespace.owner)
     }
 
     /// The number registered at `key` (a container's or a namespace's directory entry), drawn
@@ -239,12 +255,23 @@ package struct DatabaseContext: Sendable {
     /// the public database checks (decision 0012.3).
     package let caller: Caller
     let keys: DatabaseKeys
+    /// The namespace's owner (`""` for a public database) for a stratusd namespace, `nil` for an
+    /// embedded container. Only a user's namespace fires subscriptions into a notification log
+    /// (decision 0014.1); embedded containers keep no log.
+    let namespaceOwner: String?
 
-    init(engine: Engine, number: Int64, scope: CKDatabase.Scope, caller: Caller) {
+    init(engine: Engine, number: Int64, scope: CKDatabase.Scope, caller: Caller, namespaceOwner: String? = nil) {
         self.engine = engine
         self.containerNumber = number
         self.scope = scope
         self.caller = caller
         self.keys = DatabaseKeys(containerNumber: number, scope: Int64(scope.rawValue))
+        self.namespaceOwner = namespaceOwner
+    }
+
+    /// The user whose notification log this database's commits append to, if any.
+    var notificationOwner: String? {
+        guard let namespaceOwner, !namespaceOwner.isEmpty else { return nil }
+        return namespaceOwner
     }
 }

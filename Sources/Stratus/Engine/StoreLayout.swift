@@ -2,8 +2,7 @@ import Foundation
 import StratusBackend
 
 /// The engine's key layout (decisions 0002, 0008, 0012.10). Every key starts with one of these
-/// bytes. Tags `07` (notification logs, engine) and `08` (long-lived leases, server) are
-/// planned by decisions 0012.10 and 0014 and not yet used.
+/// bytes. Tag `08` (long-lived leases, server) is planned by decision 0014 and not yet used.
 enum StoreLayout {
     /// Store-wide metadata: `[0x01] + ("store")`, and the number counter `[0x01] + ("containers")`.
     static let metaTag: UInt8 = 0x01
@@ -22,6 +21,9 @@ enum StoreLayout {
     /// Reserved for the server's auth data (decision 0013.2); the engine never reads or writes
     /// it. The server reaches it only through ``ServerData``, which refuses any other key.
     static let serverDataTag: UInt8 = 0x06
+    /// Notification logs (decision 0014.2): `[0x07] + (n_U) + 00` → head, `[0x07] + (n_U) + 01
+    /// + (position)` → entry (``NotificationLog``).
+    static let notificationTag: UInt8 = 0x07
 
     static var storeMetaKey: [UInt8] { OrderedKey([metaTag]).appending("store").bytes }
     /// The next container or namespace number (one counter for both directories).
