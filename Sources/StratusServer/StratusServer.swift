@@ -91,6 +91,8 @@ public struct StratusServer: Sendable {
                 await onListening(bound?.ipAddress ?? address.host, bound?.port ?? address.port)
             },
             logger: logger)
+        let notificationPolling = Task { await state.notificationHub.run() }
+        defer { notificationPolling.cancel() }
         do {
             try await application.runService()
         } catch {
@@ -106,6 +108,8 @@ public struct StratusServer: Sendable {
         let router = Router()
         router.add(middleware: RequestLogMiddleware())
         router.get("/health") { _, context in try await HealthCheck(backend: backend).response(logger: context.logger) }
+        TokensCreateRoute(server: state).register(on: router)
+        NotificationRoutes(server: state).register(on: router)
         DatabaseRoutes(server: state, operations: DatabaseOperations.all).register(on: router)
         router.add(middleware: CredentialsRequiredMiddleware())
         return router

@@ -2,7 +2,8 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// One info line per request: method, path (never the query, which may carry a token),
+/// One info line per request: method, path (never the query, which may carry a token, nor a
+/// courier token in the path),
 /// status, duration and the request ID.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
@@ -24,6 +25,16 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
+    /// The path as logged: a courier URL's token is a capability (decision 0013.8), so
+    /// `/notifications/1/{token}…` is logged with the template in its place.
+    static func loggedPath(_ path: String) -> String {
+        let prefix = "/notifications/1/"
+        guard path.hasPrefix(prefix) else { return path }
+        let rest = path.dropFirst(prefix.count)
+        let tail = rest.firstIndex(of: "/").map { rest[$0...] } ?? ""
+        return prefix + "{token}" + tail
+    }
+
     private func log(
         _ request: Request, _ context: Context, status: HTTPResponse.Status, since start: ContinuousClock.Instant
     ) {
@@ -32,7 +43,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         context.logger.info(
             "request",
             metadata: [
-                "stratus.http.method": "\(request.method)", "stratus.http.path": "\(request.uri.path)",
+                "stratus.http.method": "\(request.method)", "stratus.http.path": "\(Self.loggedPath(request.uri.path))",
                 "stratus.http.status": "\(status.code)", "stratus.duration_ms": "\(milliseconds)",
                 "stratus.request.id": "\(context.id)",
             ])
