@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // stratusd's HTTP server (graceful shutdown through swift-service-lifecycle).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Graceful shutdown reaching stratusd's waiting long-polls and event streams (0014).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // SHA-256 of stored credentials (decision 0013), never hand-written cryptography.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
@@ -127,6 +129,7 @@ let package = Package(
             dependencies: [
                 "Stratus", "StratusBackend",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings

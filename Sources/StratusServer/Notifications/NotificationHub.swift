@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ServiceLifecycle
 internal import Stratus
 import Synchronization
 
@@ -41,12 +42,34 @@ final class NotificationHub: Sendable {
     }
 
     /// Waits until log `log` moves past `seen` (its `next` position as last read), `timeout`
-    /// passes, or the task is cancelled (the client went away), whichever comes first.
+    /// passes, the task is cancelled (the client went away) or the server shuts down
+    /// gracefully (so SIGTERM does not wait for long-polls), whichever comes first.
     func wait(log: Int64, seen: Int64, timeout: Duration) async {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
         }
+        await withGracefulShutdownHandler {
+            await wait(id: id, log: log, seen: seen, timeout: timeout)
+        } onGracefulShutdown: {
+            self.cancel(id: id)
+        }
+        // A cancellation that came after the waiter was resumed left its mark.
+        state.withLock { _ = $0.cancelled.remove(id) }
+    }
+
+    /// Resumes waiter `id` now, or at once when it registers.
+    private func cancel(id: UInt64) {
+        let registered = state.withLock { state -> Bool in
+            if state.waiters[id] != nil { return true }
+            state.cancelled.insert(id)
+            return false
+        }
+        if registered { resume(id: id) }
+    }
+
+    private func wait(id: UInt64, log: Int64, seen: Int64, timeout: Duration) async {
+        guard !Task.isShuttingDownGracefully else { return }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let resumeNow = state.withLock { state -> Bool in
@@ -64,12 +87,7 @@ final class NotificationHub: Sendable {
                 }
             }
         } onCancel: {
-            let registered = state.withLock { state -> Bool in
-                if state.waiters[id] != nil { return true }
-                state.cancelled.insert(id)
-                return false
-            }
-            if registered { resume(id: id) }
+            cancel(id: id)
         }
     }
 

@@ -2,13 +2,15 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 internal import Stratus
 
 /// `GET /notifications/1/{token}/events`: the log as server-sent events (decision 0014.5).
 /// It starts after `Last-Event-ID` (what `EventSource` resends on reconnect, which also
 /// acknowledges it), else `?after=` (also acknowledging), else the stored cursor; each entry is
 /// `id: <position>`, `event: notification`, `data: <payload JSON>`; a `: keep-alive` comment
-/// goes every ``keepAliveInterval``; the server closes the stream after ``streamLifetime``.
+/// goes every ``keepAliveInterval``; the server closes the stream after ``streamLifetime``, or
+/// at once when it shuts down gracefully.
 /// A log that dropped entries the client never received sends one `event: reset`.
 extension NotificationRoutes {
     /// How often a quiet stream gets a comment, so proxies keep it open.
@@ -51,7 +53,7 @@ extension NotificationRoutes {
         var position = start
         var resetSent = false
         try await writer.write(ByteBuffer(string: ": stream\n\n"))
-        while ContinuousClock.now < end, !Task.isCancelled {
+        while ContinuousClock.now < end, !Task.isCancelled, !Task.isShuttingDownGracefully {
             let wait = min(Self.keepAliveInterval, end - ContinuousClock.now)
             let (found, reset, oldest) = try await entries(
                 of: entry, after: position, limit: Self.defaultLimit, timeout: wait, requestID: requestID)

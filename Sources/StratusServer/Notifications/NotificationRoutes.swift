@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 internal import Stratus
 
 /// The courier endpoints (decision 0014.4–5): `GET /notifications/1/{token}` (long-poll),
@@ -66,7 +67,9 @@ struct NotificationRoutes: Sendable {
             }
             let reset = position + 1 < head.oldest
             let left = deadline - ContinuousClock.now
-            if !found.isEmpty || reset || left <= .zero || Task.isCancelled { return (found, reset, head.oldest) }
+            if !found.isEmpty || reset || left <= .zero || Task.isCancelled || Task.isShuttingDownGracefully {
+                return (found, reset, head.oldest)
+            }
             await server.notificationHub.wait(log: log, seen: head.next, timeout: left)
         }
     }
