@@ -223,6 +223,8 @@ let package = Package(
             name: "StratusServerTests",
             dependencies: [
                 "stratusd", "StratusServer", "Stratus", "StratusInMemory", "StratusSQLite", "StratusTestSupport",
+                // Two stratusd on one PostgreSQL (notification tests, decision 0014.6).
+                "StratusPostgreSQL",
                 // Signing keys for the server-to-server tests (decision 0013.5).
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -2,6 +2,10 @@ import Foundation
 import Stratus
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Notifications through a real `stratusd` (decision 0014.4–7): `tokens/create`, the
 /// long-poll and the event stream of the courier URL.
 @Suite("stratusd: notifications")
@@ -109,6 +113,38 @@ struct NotificationEndpointTests {
         #expect(Self.eventIDs(rest) == [3, 4], "\(rest)")
         // Last-Event-ID acknowledged 2: a poll without a position starts after it.
         #expect(try await ws.poll(courier).positions == [3, 4])
+    }
+
+    @Test func aCommitThroughAnotherServerWakesAPollWithinThePollInterval() async throws {
+        let ws = try WebServicesFixture(postgres: true)
+        try ws.subscribe(ws.aliceSession, Self.subscriptions)
+        let courier = try await ws.courierPath(as: .alice)
+        let other = try StratusDaemonProcess(arguments: ws.backendArguments)
+        defer { other.stop() }
+        let url = try #require(URL(string: other.baseURL.absoluteString + "/" + courier + "?timeout=20"))
+        let start = ContinuousClock.now
+        async let waiting = URLSession.shared.data(from: url)
+        try await Task.sleep(for: .milliseconds(500))
+        let wrote = ContinuousClock.now
+        try await ws.saveNotes(["elsewhere"], priority: 1)
+        let (data, _) = try await waiting
+        let answer = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let positions = (answer["notifications"] as? [[String: Any]])?.compactMap { $0["position"] as? Int }
+        #expect(positions == [1], "\(answer)")
+        #expect(ContinuousClock.now - wrote < .seconds(3), "woken by the head poll (500 ms), not the timeout")
+        #expect(ContinuousClock.now - start < .seconds(10))
+    }
+
+    @Test func aWaitingPollDoesNotHoldUpShutdown() async throws {
+        let ws = try WebServicesFixture()
+        let courier = try await ws.courierPath(as: .alice)
+        async let waiting = ws.poll(courier, "timeout=50")
+        try await Task.sleep(for: .milliseconds(500))
+        let stopping = ContinuousClock.now
+        #expect(ws.server.stop() == 0)
+        #expect(ContinuousClock.now - stopping < .seconds(10), "SIGTERM ends the long-poll")
+        let answer = try await waiting
+        #expect(answer.status == 200 && answer.positions.isEmpty, "\(answer.json)")
     }
 
     static func eventIDs(_ stream: String) -> [Int] {

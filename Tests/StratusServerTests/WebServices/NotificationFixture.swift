@@ -1,5 +1,7 @@
 import Foundation
 import Stratus
+import StratusBackend
+import StratusPostgreSQL
 import StratusSQLite
 import StratusServer
 import Testing
@@ -15,8 +17,14 @@ extension WebServicesFixture {
     /// The zone the tests write in, in the users' private databases.
     static let notesZone = CKRecordZone(zoneName: "Notes")
 
-    /// Opens the server's SQLite store in this process and runs `body` with it.
+    /// Opens the server's store (its PostgreSQL, or its SQLite file) in this process and runs
+    /// `body` with it.
     func withStore<T>(_ body: (Engine) throws -> T) throws -> T {
+        if backendArguments.count == 2 {
+            let backend = try BackendRegistry([PostgreSQLBackendProvider()]).makeBackend(for: backendArguments[1])
+            defer { try? backend.close() }
+            return try body(try Engine(backend: backend))
+        }
         let found = FileManager.default.enumerator(at: directory.url, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.first { $0.pathExtension == "sqlite" }
         let file = try #require(found, "the server's store")

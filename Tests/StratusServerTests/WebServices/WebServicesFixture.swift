@@ -20,6 +20,9 @@ final class WebServicesFixture: Sendable {
     let aliceSession: String
     let bobSession: String
     private let postgres: PostgreSQLPrivateServer?
+    /// `["--backend", url]` for the private PostgreSQL, `[]` for the default SQLite store: how
+    /// a second `stratusd` opens the same store.
+    let backendArguments: [String]
 
     init(postgres: Bool = false) throws {
         let directory = try TemporaryDirectory(prefix: "stratusd-ws")
@@ -27,6 +30,7 @@ final class WebServicesFixture: Sendable {
         let database = postgres ? try PostgreSQLPrivateServer() : nil
         self.postgres = database
         let backend = database.map { ["--backend", $0.url.description] } ?? []
+        backendArguments = backend
         func admin(_ arguments: [String]) throws -> String {
             let run = try runAdmin(arguments + backend, in: directory)
             guard run.status == 0 else { throw StratusDaemonProcess.StartFailure(description: run.errors) }
