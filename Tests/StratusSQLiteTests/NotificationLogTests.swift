@@ -154,16 +154,58 @@ import Testing
         }
     }
 
-    @Test func publicQuerySubscriptionsAreRefusedInNamespacesOnly() async throws {
-        try await withEngine(.memory) { engine in
-            let subscription = CKQuerySubscription(
-                recordType: "Note", predicate: NSPredicate(value: true), subscriptionID: "all",
-                options: [.firesOnRecordCreation])
-            let served = try engine.database(namespace: Self.alice, scope: .public)
-            let refused = try served.modifySubscriptions(saving: [subscription], deleting: []).saved[0].1
+    @Test(arguments: Backend.allCases)
+    func publicSubscriptionsBelongToTheirUserAndFireFromPublicCommits(backend: Backend) async throws {
+        try await withEngine(backend) { engine in
+            let everyone = Namespace(container: Self.alice.container, environment: .development)
+            let once = CKQuerySubscription(
+                recordType: "Note", predicate: NSPredicate(format: "priority > 5"), subscriptionID: "once",
+                options: [.firesOnRecordCreation, .firesOnce])
+            // The public database itself holds no query subscription: it belongs to a user.
+            let refused = try engine.database(namespace: everyone, scope: .public)
+                .modifySubscriptions(saving: [importantNotes()], deleting: []).saved[0].1
             #expect(throws: CKError.self) { try refused.get() }
+            let alicePublic = try engine.database(namespace: Self.alice, scope: .public)
+            try subscribe(alicePublic, [importantNotes(), once])
+            let bobWrites = try engine.database(
+                namespace: everyone, scope: .public, caller: Caller(userRecordName: "_bob", role: .user))
+            func publicNote(_ name: String, _ priority: Int) -> CKRecord {
+                let record = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: name))
+                record["title"] = name
+                record["priority"] = priority
+                return record
+            }
+            for (name, priority) in [("p1", 9), ("p2", 1), ("p3", 8)] {
+                let outcome = try bobWrites.modifyRecords(
+                    ModifyRequest(
+                        records: [publicNote(name, priority)], deletes: [], policy: .allKeys, atomic: false,
+                        clientChangeTokenData: nil))
+                _ = try outcome.saveResults[0].1.get()
+            }
+            let aliceLog = try engine.notificationLog(namespace: Self.alice)
+            let entries = try aliceLog.entries(after: 0, limit: 10).entries
+            #expect(
+                entries.map { "\($0.subscriptionID):\($0.recordName ?? "")" } == [
+                    "important:p1", "once:p1", "important:p3",
+                ])
+            #expect(entries.allSatisfy { $0.databaseScope == CKDatabase.Scope.public.rawValue })
+            #expect(try engine.notificationLog(namespace: Self.bob).entries(after: 0, limit: 10).entries.isEmpty)
+            let left = try alicePublic.fetchSubscriptions(nil).map(\.0)
+            #expect(left == ["important"], "the firesOnce subscription went with its index entry")
+            // Deleting the subscription takes it out of the index: nothing fires any more.
+            _ = try alicePublic.modifySubscriptions(saving: [], deleting: ["important"]).deleted[0].1.get()
+            _ = try bobWrites.modifyRecords(
+                ModifyRequest(
+                    records: [publicNote("p4", 9)], deletes: [], policy: .allKeys, atomic: false,
+                    clientChangeTokenData: nil))
+            #expect(try aliceLog.entries(after: 0, limit: 10).entries.count == 3)
+        }
+    }
+
+    @Test func embeddedPublicQuerySubscriptionsAreUnchanged() async throws {
+        try await withEngine(.memory) { engine in
             let embedded = try engine.database(container: "iCloud.com.example.app", scope: .public)
-            _ = try embedded.modifySubscriptions(saving: [subscription], deleting: []).saved[0].1.get()
+            _ = try embedded.modifySubscriptions(saving: [importantNotes()], deleting: []).saved[0].1.get()
         }
     }
 

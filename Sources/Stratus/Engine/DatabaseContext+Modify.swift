@@ -255,7 +255,7 @@ extension DatabaseContext {
                 plan, pointer: prefetched.pointer(plan.save.id.recordName), zone: &zone, now: now,
                 assets: checks.assets(plan.save.index), schema: &schema, txn)
             results.saves[plan.save.index] = .success(record)
-            if notificationOwner != nil {
+            if firesSubscriptions {
                 results.changes.append(
                     RecordChange(
                         zoneID: zoneID, recordName: plan.save.id.recordName, before: plan.existing, after: stored))
@@ -818,7 +818,7 @@ extension DatabaseContext {
         var work: [(String, StoredRecord)] = [(name, stored)]
         while let (current, record) = work.popLast() {
             guard deleted.insert(current).inserted else { continue }
-            if notificationOwner != nil {
+            if firesSubscriptions {
                 changes.append(RecordChange(zoneID: zoneID, recordName: current, before: record, after: nil))
             }
             let position = zone.nextPosition

@@ -16,15 +16,17 @@ struct RecordChange {
 /// Subscriptions fire inside the committing transaction (decision 0014.1): the subscriptions
 /// of the database written are judged against the commit's changes and their entries appended
 /// to the owner's notification log, so a committed change always has its notifications and an
-/// aborted or re-run body has none twice. Only a user's stratusd namespace fires; embedded
-/// containers and the public database keep no log.
+/// aborted or re-run body has none twice. A user's stratusd namespace fires its own
+/// subscriptions; a namespace's public database fires its users' query subscriptions (stored in
+/// each user's namespace, indexed by record type); embedded containers keep no log.
 extension DatabaseContext {
     /// Fires this database's subscriptions for `changes` (and, for `zonesChanged`, its database
     /// subscriptions without a record type) in `txn`; returns the logs appended to.
     func fireSubscriptions(
         _ changes: [RecordChange], zonesChanged: Bool = false, _ txn: any BackendWriteTransaction
     ) throws -> [Int64] {
-        guard notificationOwner != nil, !changes.isEmpty || zonesChanged else { return [] }
+        guard firesSubscriptions, !changes.isEmpty || zonesChanged else { return [] }
+        if namespaceOwner == "" { return scope == .public ? try firePublicSubscriptions(changes, txn) : [] }
         let now = Date()
         var entries: [NotificationEntry] = []
         for row in try loadSubscriptionRows(txn) {
@@ -42,14 +44,53 @@ extension DatabaseContext {
         return [containerNumber]
     }
 
+    /// A public commit fires the users' query subscriptions on the record types it wrote,
+    /// found through the index `41 (record type, n_U, id)`: each user's entries go to that
+    /// user's log. Returns the logs appended to.
+    private func firePublicSubscriptions(_ changes: [RecordChange], _ txn: any BackendWriteTransaction) throws
+        -> [Int64]
+    {
+        let now = Date()
+        var entriesByUser: [Int64: [NotificationEntry]] = [:]
+        var users: [Int64] = []
+        for recordType in Set(changes.map(\.recordType)).sorted() {
+            let range = keys.publicSubscriptionIndex(recordType)
+            for pair in try scanAll(range, txn) {
+                var reader = OrderedKeyReader(pair.key, from: range.lowerBound.count)
+                let user = try reader.readInteger()
+                let id = try reader.readString()
+                let userKeys = DatabaseKeys(containerNumber: user, scope: Int64(scope.rawValue))
+                guard let bytes = try txn.get(userKeys.subscription(id)) else { continue }
+                let row = try SubscriptionRow(decoding: bytes)
+                let fired = subscriptionEntries(for: row, changes, zonesChanged: false, now: now)
+                guard !fired.isEmpty else { continue }
+                if entriesByUser[user] == nil { users.append(user) }
+                entriesByUser[user, default: []] += fired
+                if case .query(_, _, _, let options) = row.kind,
+                    CKQuerySubscription.Options(rawValue: options).contains(.firesOnce)
+                {
+                    try txn.clear(userKeys.subscription(id))
+                    try txn.clear(pair.key)
+                }
+            }
+        }
+        for user in users { try NotificationLog.append(entriesByUser[user] ?? [], to: user, txn) }
+        return users
+    }
+
     /// Every subscription of this database.
     private func loadSubscriptionRows(_ txn: any BackendReadTransaction) throws -> [SubscriptionRow] {
-        var rows: [SubscriptionRow] = []
-        var range = keys.subscriptions
+        try scanAll(keys.subscriptions, txn).map { try SubscriptionRow(decoding: $0.value) }
+    }
+
+    /// Every pair in `range`, read in pages.
+    private func scanAll(_ range: KeyRange, _ txn: any BackendReadTransaction) throws -> [KeyValuePair] {
+        var pairs: [KeyValuePair] = []
+        var range = range
         while true {
             let page = try txn.scan(range, limit: 256)
-            for pair in page { rows.append(try SubscriptionRow(decoding: pair.value)) }
-            guard let last = page.last, page.count == 256 else { return rows }
+            pairs += page
+            guard let last = page.last, page.count == 256 else { return pairs }
             range = KeyRange(from: last.key + [0], to: range.upperBound)
         }
     }

@@ -26,10 +26,10 @@ extension DatabaseContext {
         }
         switch row.kind {
         case .query(_, _, let zoneID, _):
-            if scope == .public, namespaceOwner != nil {
+            if scope == .public, namespaceOwner == "" {
                 return .make(
                     .badDatabase,
-                    "query subscriptions in the public database are not supported by stratusd yet; subscribe in the private database (subscription '\(row.subscriptionID)', decision 0014.1)"
+                    "a public-database query subscription belongs to a user: save it in the user's namespace (subscription '\(row.subscriptionID)', decisions 0012.10, 0014.1)"
                 )
             }
             if scope == .shared {
@@ -111,6 +111,7 @@ extension DatabaseContext {
                         saved.append((id, .failure(error)))
                         continue
                     }
+                    try updatePublicIndex(id, new: row, txn)
                     try txn.set(keys.subscription(id), row.encoded())
                     saved.append((id, .success(CKSubscription.make(from: row))))
                 }
@@ -124,11 +125,27 @@ extension DatabaseContext {
                     deleted.append((id, .failure(.make(.unknownItem, "Subscription '\(id)' does not exist"))))
                     continue
                 }
+                try updatePublicIndex(id, new: nil, txn)
                 try txn.clear(keys.subscription(id))
                 deleted.append((id, .success(())))
             }
             try journal?((saved, deleted), txn)
             return (saved, deleted)
+        }
+    }
+
+    /// Moves a user's public-database query subscription `id` in the public database's index
+    /// (`41 (record type, n_U, id)`) from its stored row to `new`; nothing elsewhere.
+    private func updatePublicIndex(_ id: String, new: SubscriptionRow?, _ txn: any BackendWriteTransaction) throws {
+        guard let publicNumber else { return }
+        let index = DatabaseKeys(containerNumber: publicNumber, scope: Int64(CKDatabase.Scope.public.rawValue))
+        if let old = try txn.get(keys.subscription(id)),
+            case .query(let recordType, _, _, _) = try SubscriptionRow(decoding: old).kind
+        {
+            try txn.clear(index.publicSubscriptionIndex(recordType, user: containerNumber, id: id))
+        }
+        if let new, case .query(let recordType, _, _, _) = new.kind {
+            try txn.set(index.publicSubscriptionIndex(recordType, user: containerNumber, id: id), [])
         }
     }
 

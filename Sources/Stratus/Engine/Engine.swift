@@ -195,9 +195,16 @@ package final class Engine: Sendable {
             number = try write { txn in try Engine.number(at: StoreLayout.namespaceKey(namespace), txn) }
             namespaceNumbers.withLock { $0[namespace] = number }
         }
+        // A user's public-database subscriptions are indexed in the public database.
+        let publicNumber =
+            scope == .public && !namespace.owner.isEmpty
+            ? try database(
+                namespace: Namespace(container: namespace.container, environment: namespace.environment),
+                scope: .public
+            ).containerNumber : nil
         return DatabaseContext(
             engine: self, number: number, scope: scope, caller: caller ?? embeddedCaller,
-            namespaceOwner: namespace.owner)
+            namespaceOwner: namespace.owner, publicNumber: publicNumber)
     }
 
     /// The number registered at `key` (a container's or a namespace's directory entry), drawn
@@ -259,19 +266,26 @@ package struct DatabaseContext: Sendable {
     /// embedded container. Only a user's namespace fires subscriptions into a notification log
     /// (decision 0014.1); embedded containers keep no log.
     let namespaceOwner: String?
+    /// For a user's namespace opened on the public database (where the user's public-database
+    /// subscriptions live, decision 0012.10): the public database's own number, whose index
+    /// `41` lists them for public commits.
+    let publicNumber: Int64?
 
-    init(engine: Engine, number: Int64, scope: CKDatabase.Scope, caller: Caller, namespaceOwner: String? = nil) {
+    init(
+        engine: Engine, number: Int64, scope: CKDatabase.Scope, caller: Caller, namespaceOwner: String? = nil,
+        publicNumber: Int64? = nil
+    ) {
         self.engine = engine
         self.containerNumber = number
         self.scope = scope
         self.caller = caller
         self.keys = DatabaseKeys(containerNumber: number, scope: Int64(scope.rawValue))
         self.namespaceOwner = namespaceOwner
+        self.publicNumber = publicNumber
     }
 
-    /// The user whose notification log this database's commits append to, if any.
-    var notificationOwner: String? {
-        guard let namespaceOwner, !namespaceOwner.isEmpty else { return nil }
-        return namespaceOwner
-    }
+    /// Whether this database's commits may fire subscriptions: a user's namespace (its own
+    /// subscriptions) or a namespace's public database (its users' query subscriptions).
+    var firesSubscriptions: Bool { namespaceOwner != nil }
+
 }

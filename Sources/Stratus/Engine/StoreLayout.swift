@@ -61,6 +61,9 @@ struct DatabaseKeys: Sendable {
     static let assetTag: UInt8 = 0x26
     static let recordTypeTag: UInt8 = 0x30
     static let subscriptionTag: UInt8 = 0x40
+    /// In a public database: `41 (record type, n_U, id)` → empty, user U's query subscription
+    /// `id` on that type, stored at `03 (n_U, 1) 40 (id)` (decisions 0012.10, 0014.1).
+    static let publicSubscriptionIndexTag: UInt8 = 0x41
 
     var meta: [UInt8] { prefix.appending(tag: DatabaseKeys.metaTag).bytes }
 
@@ -142,4 +145,13 @@ struct DatabaseKeys: Sendable {
         prefix.appending(tag: DatabaseKeys.subscriptionTag).appending(id).bytes
     }
     var subscriptions: KeyRange { prefix.appending(tag: DatabaseKeys.subscriptionTag).range }
+
+    func publicSubscriptionIndex(_ recordType: String, user: Int64, id: String) -> [UInt8] {
+        prefix.appending(tag: DatabaseKeys.publicSubscriptionIndexTag).appending(recordType).appending(user)
+            .appending(id).bytes
+    }
+    /// The users' query subscriptions on `recordType` (in a public database).
+    func publicSubscriptionIndex(_ recordType: String) -> KeyRange {
+        prefix.appending(tag: DatabaseKeys.publicSubscriptionIndexTag).appending(recordType).range
+    }
 }

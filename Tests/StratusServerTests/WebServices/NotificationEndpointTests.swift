@@ -62,6 +62,23 @@ struct NotificationEndpointTests {
         #expect(try await ws.poll(courier).positions.isEmpty)
     }
 
+    @Test func bobsPublicWritesReachAlicesPublicSubscription() async throws {
+        let ws = try WebServicesFixture()
+        try ws.subscribePublic(ws.aliceSession, [Self.subscriptions[0]])
+        let alice = try await ws.courierPath(as: .alice)
+        let bob = try await ws.courierPath(as: .bob)
+        async let waiting = ws.poll(alice, "timeout=20")
+        try await Task.sleep(for: .milliseconds(300))
+        try await ws.saveNotes(["shout"], priority: 9, as: .bob, database: "public", zone: "_defaultZone")
+        let answer = try await waiting
+        #expect(answer.positions == [1], "\(answer.json)")
+        let payload = try #require(answer.notifications.first?["payload"] as? [String: Any])
+        let query = try #require(CKNotification(fromRemoteNotificationDictionary: payload) as? CKQueryNotification)
+        #expect(query.recordID?.recordName == "shout")
+        #expect(query.databaseScope == .public)
+        #expect(try await ws.poll(bob).positions.isEmpty, "bob's own write notifies only alice")
+    }
+
     @Test func aWaitingPollWakesWhenACommitNotifies() async throws {
         let ws = try WebServicesFixture()
         try ws.subscribe(ws.aliceSession, Self.subscriptions)

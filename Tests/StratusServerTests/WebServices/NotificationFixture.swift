@@ -56,6 +56,20 @@ extension WebServicesFixture {
         }
     }
 
+    /// Saves `subscriptions` as public-database subscriptions of `session`'s user (stored in
+    /// the user's namespace, decision 0012.10).
+    func subscribePublic(_ session: String, _ subscriptions: [CKSubscription]) throws {
+        let user = try userRecordName(session)
+        try withStore { engine in
+            let database = try engine.database(
+                namespace: Namespace(container: Self.container, environment: .development, owner: user),
+                scope: .public)
+            for result in try database.modifySubscriptions(saving: subscriptions, deleting: []).saved {
+                _ = try result.1.get()
+            }
+        }
+    }
+
     /// `tokens/create` for `credentials`: the answer.
     func createCourier(as credentials: Credentials, environment: String = "development") async throws -> Answer {
         try await send(
@@ -77,8 +91,11 @@ extension WebServicesFixture {
         try await send("GET", path, body: nil, as: .raw(query))
     }
 
-    /// Saves notes `names` with `priority` in the Notes zone of `credentials`' private database.
-    func saveNotes(_ names: [String], priority: Int, as credentials: Credentials = .alice) async throws {
+    /// Saves notes `names` with `priority` in `zone` of `credentials`' `database`.
+    func saveNotes(
+        _ names: [String], priority: Int, as credentials: Credentials = .alice, database: String = "private",
+        zone: String = "Notes"
+    ) async throws {
         let operations = names.map { name -> [String: Any] in
             [
                 "operationType": "forceReplace",
@@ -89,7 +106,7 @@ extension WebServicesFixture {
             ]
         }
         let answer = try await post(
-            "records/modify", ["operations": operations, "zoneID": ["zoneName": "Notes"]], database: "private",
+            "records/modify", ["operations": operations, "zoneID": ["zoneName": zone]], database: database,
             as: credentials)
         #expect(answer.status == 200 && answer.records.allSatisfy { $0["serverErrorCode"] == nil }, "\(answer.json)")
     }
