@@ -3,7 +3,10 @@ import StratusBackend
 
 /// Subscriptions: save, delete, fetch. Each is stored under `DatabaseKeys.subscription(id)` as a
 /// `SubscriptionRow`. In a user's stratusd namespace they fire into the user's notification log
-/// (``fireSubscriptions(_:zonesChanged:_:)``, decision 0014.1); embedded containers deliver none.
+/// (``fireSubscriptions(_:zonesChanged:_:)``, decision 0014.1) — a user's public-database query
+/// subscriptions too, when saved in the user's namespace opened on the public database, which
+/// indexes them in the public database. Saved in the public namespace itself (owner `""`) or in
+/// an embedded container, a subscription is stored and fires nothing.
 ///
 /// Which database accepts which subscription (CloudKit's headers, and analysis where marked):
 /// - `CKQuerySubscription`: public and private; not the shared database (header:
@@ -26,12 +29,6 @@ extension DatabaseContext {
         }
         switch row.kind {
         case .query(_, _, let zoneID, _):
-            if scope == .public, namespaceOwner == "" {
-                return .make(
-                    .badDatabase,
-                    "a public-database query subscription belongs to a user: save it in the user's namespace (subscription '\(row.subscriptionID)', decisions 0012.10, 0014.1)"
-                )
-            }
             if scope == .shared {
                 return .make(
                     .badDatabase,

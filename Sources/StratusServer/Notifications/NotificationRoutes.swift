@@ -34,16 +34,19 @@ struct NotificationRoutes: Sendable {
         return (token, entry)
     }
 
-    /// Acknowledges everything at or below `position` (the cursor moves only forward) and
-    /// purges what every one of the user's tokens acknowledged. Returns the stored cursor.
+    /// Acknowledges everything at or below `position` (the cursor moves only forward, and never
+    /// past the log's last entry) and purges what every one of the user's tokens acknowledged;
+    /// notes the token's use once a day even without a move. Returns the stored cursor.
     func acknowledge(_ token: String, _ entry: CourierEntry, through position: Int64, requestID: String)
         async throws -> Int64
     {
-        guard position > entry.cursor else { return entry.cursor }
+        let stale = Date().timeIntervalSince(entry.lastPoll) > 86_400
+        guard position > entry.cursor || stale else { return entry.cursor }
         let store = server.authStore
         let engine = server.engine
         return try await server.executor.run(requestID: requestID) {
-            let stored = try store.acknowledge(courier: token, through: position)
+            let last = try engine.notificationLog(namespace: entry.namespace).head().next - 1
+            let stored = try store.acknowledge(courier: token, through: min(position, last))
             if let lowest = try store.lowestCursor(of: entry.namespace), lowest > 0 {
                 try engine.notificationLog(namespace: entry.namespace).purge(through: lowest)
             }
@@ -83,8 +86,7 @@ struct NotificationRoutes: Sendable {
                 query["limit"].map(String.init), "limit", range: 1...Int64(Self.maximumLimit))
             ?? Int64(Self.defaultLimit)
         let timeout = try Self.seconds(query["timeout"].map(String.init)) ?? Self.defaultTimeout
-        var cursor = entry.cursor
-        if let after { cursor = try await acknowledge(token, entry, through: after, requestID: context.id) }
+        let cursor = try await acknowledge(token, entry, through: after ?? entry.cursor, requestID: context.id)
         let (found, reset, _) = try await entries(
             of: entry, after: after ?? cursor, limit: Int(limit), timeout: .milliseconds(Int(timeout * 1000)),
             requestID: context.id)
