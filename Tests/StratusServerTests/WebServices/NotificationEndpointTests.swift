@@ -79,6 +79,32 @@ struct NotificationEndpointTests {
         #expect(try await ws.poll(bob).positions.isEmpty, "bob's own write notifies only alice")
     }
 
+    @Test func aPollerThatLosesItsPlaceStillGetsEveryEntryInOrder() async throws {
+        let ws = try WebServicesFixture()
+        try ws.subscribe(ws.aliceSession, Self.subscriptions)
+        let courier = try await ws.courierPath(as: .alice)
+        var generator = SystemRandomNumberGenerator()
+        var received: [Int] = []
+        var known: Int?
+        for round in 0..<12 {
+            try await ws.saveNotes(["r\(round)"], priority: 1)
+            // Poll with a small page; sometimes the client "crashes" and forgets its position,
+            // sometimes it acknowledges only part of what it got.
+            let query = known.map { "after=\($0)&limit=2&timeout=0" } ?? "limit=2&timeout=0"
+            let answer = try await ws.poll(courier, query)
+            #expect(answer.status == 200, "\(answer.json)")
+            for position in answer.positions where position > (received.last ?? 0) { received.append(position) }
+            known = Bool.random(using: &generator) ? nil : received.last
+        }
+        // Drain: everything not acknowledged is still there.
+        while true {
+            let answer = try await ws.poll(courier, "after=\(received.last ?? 0)&limit=5&timeout=0")
+            guard !answer.positions.isEmpty else { break }
+            received += answer.positions
+        }
+        #expect(received == Array(1...12), "every entry, in order, none lost")
+    }
+
     @Test func aWaitingPollWakesWhenACommitNotifies() async throws {
         let ws = try WebServicesFixture()
         try ws.subscribe(ws.aliceSession, Self.subscriptions)
