@@ -2,10 +2,15 @@ import Foundation
 
 /// A value in a notification payload (decision 0014.3): what stratusd renders as JSON.
 package enum NotificationPayloadValue: Sendable, Equatable {
+    /// A JSON string.
     case string(String)
+    /// A JSON integer.
     case integer(Int64)
+    /// A JSON number with a fraction.
     case double(Double)
+    /// A JSON array of strings (`loc-args`).
     case strings([String])
+    /// A JSON object.
     case object([String: NotificationPayloadValue])
 }
 
@@ -14,8 +19,11 @@ package enum NotificationPayloadValue: Sendable, Equatable {
 package struct NotificationEntry: Sendable, Equatable {
     /// Which kind of subscription fired: `qry`, `fet` or `met` in the payload.
     package enum Kind: UInt8, Sendable {
+        /// A `CKQuerySubscription` fired (`qry`).
         case query = 1
+        /// A `CKRecordZoneSubscription` fired (`fet`).
         case recordZone = 2
+        /// A `CKDatabaseSubscription` fired (`met`).
         case database = 3
     }
 
@@ -25,12 +33,17 @@ package struct NotificationEntry: Sendable, Equatable {
     package var notificationID: String
     /// When the committing transaction ran (seconds since the reference date).
     package var time: Double
+    /// The subscription that fired (`sid`).
     package var subscriptionID: String
+    /// Which kind of subscription it is.
     package var kind: Kind
     /// The database's `CKDatabase.Scope` raw value (`dbs`).
     package var databaseScope: Int
+    /// The zone (`zid`) of a query or zone notification.
     package var zoneName: String?
+    /// The zone's owner (`zoo`).
     package var zoneOwner: String?
+    /// The record (`rid`) of a query notification.
     package var recordName: String?
     /// `CKQueryNotification.Reason` raw value (`fo`) for a query notification, else 0.
     package var reason: UInt8 = 0
