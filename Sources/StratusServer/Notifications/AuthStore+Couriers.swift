@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-internal import Stratus
+package import Stratus
 import StratusBackend
 
 /// Courier tokens (decision 0014.4): 32 random bytes in base64url, stored as their SHA-256 only
@@ -9,12 +9,12 @@ import StratusBackend
 extension AuthStore {
     static let courierPrefix: [UInt8] = [ServerData.tag, 0x09]
     /// The most courier tokens one user keeps.
-    static let maximumCouriersPerUser = 20
+    package static let maximumCouriersPerUser = 20
     /// A token unused for this long is deleted.
-    static let courierIdleLimit: TimeInterval = 30 * 86_400
+    package static let courierIdleLimit: TimeInterval = 30 * 86_400
 
     /// Makes a courier token for `user` and returns it: the only time it is seen in clear.
-    func createCourier(
+    package func createCourier(
         container: String, environment: Namespace.Environment, userRecordName: String, apnsEnvironment: String,
         now: Date = Date()
     ) throws -> (token: String, entry: CourierEntry) {
@@ -39,7 +39,7 @@ extension AuthStore {
 
     /// The courier `token` presents, or `nil` when it is unknown or idle too long (then
     /// deleted). Looked up by the token's SHA-256, compared with the stored hash in constant time.
-    func courier(presented token: String, now: Date = Date()) throws -> CourierEntry? {
+    package func courier(presented token: String, now: Date = Date()) throws -> CourierEntry? {
         guard SessionToken.isWellFormed(token) else { return nil }
         let digest = SHA256.hash(data: Data(token.utf8))
         guard
@@ -57,7 +57,8 @@ extension AuthStore {
 
     /// Moves the courier's cursor forward to `position` (never back) and notes the use; writes
     /// nothing when neither changes. Returns the entry as stored.
-    func acknowledge(courier token: String, through position: Int64, now: Date = Date()) throws -> CourierEntry? {
+    package func acknowledge(courier token: String, through position: Int64, now: Date = Date()) throws -> CourierEntry?
+    {
         let key = Self.courierPrefix + SessionToken.digest(of: token)
         return try data.write { writer -> CourierEntry? in
             guard let bytes = try writer.get(key) else { return nil }
@@ -73,7 +74,7 @@ extension AuthStore {
     }
 
     /// The lowest cursor among the user's courier tokens: what every one of them acknowledged.
-    func lowestCursor(of namespace: Namespace) throws -> Int64? {
+    package func lowestCursor(of namespace: Namespace) throws -> Int64? {
         try data.read { reader in
             try reader.scan(KeyRange(prefix: Self.courierPrefix), limit: Int.max)
                 .map { try Self.decode(CourierEntry.self)($0.value) }
