@@ -151,6 +151,12 @@ import Testing
             #expect(entries.map(\.position) == [4, 5])
             #expect(head == NotificationLog.Head(next: 6, oldest: 4))
             #expect(try engine.notificationHeads([log.number])[log.number] == head)
+            // Retention drops what was written before the cutoff, oldest first, bounded per call.
+            #expect(try log.purge(writtenBefore: Date.distantPast) == 0)
+            #expect(try log.purge(writtenBefore: Date().addingTimeInterval(1), limit: 1) == 1)
+            #expect(try log.head() == NotificationLog.Head(next: 6, oldest: 5))
+            #expect(try log.purge(writtenBefore: Date().addingTimeInterval(1)) == 1)
+            #expect(try log.entries(after: 0, limit: 10).entries.isEmpty)
         }
     }
 

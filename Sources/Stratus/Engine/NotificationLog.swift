@@ -77,6 +77,36 @@ package struct NotificationLog: Sendable {
         }
     }
 
+    /// How long an unacknowledged entry is kept (`notifications.retention`, decision 0014.2).
+    package static let retention: TimeInterval = 7 * 86_400
+
+    /// Drops the oldest entries written before `cutoff`, at most `limit` of them (retention runs
+    /// with a user's polls, bounded per call). Returns how many were dropped.
+    @discardableResult
+    package func purge(writtenBefore cutoff: Date, limit: Int = 400) throws -> Int {
+        try engine.write { txn in
+            var head = try Head(decoding: txn.get(Self.headKey(number)))
+            let range = KeyRange(from: Self.entryKey(number, head.oldest), to: Self.entriesEnd(number))
+            var through: Int64?
+            for pair in try txn.scan(range, limit: limit) {
+                var reader = OrderedKeyReader(pair.key, from: Self.entryPrefix(number).bytes.count)
+                let position = try reader.readInteger()
+                guard
+                    try NotificationEntry(decoding: pair.value, position: position).time
+                        < cutoff.timeIntervalSinceReferenceDate
+                else { break }
+                through = position
+            }
+            guard let through else { return 0 }
+            try txn.clearRange(
+                KeyRange(from: Self.entryKey(number, head.oldest), to: Self.entryKey(number, through + 1)))
+            let dropped = Int(through + 1 - head.oldest)
+            head.oldest = through + 1
+            try txn.set(Self.headKey(number), head.encoded)
+            return dropped
+        }
+    }
+
     /// Appends `entries` in `txn` (the committing transaction), numbering them from the head,
     /// and drops the oldest beyond ``maximumEntries``.
     static func append(_ entries: [NotificationEntry], to number: Int64, _ txn: any BackendWriteTransaction) throws {

@@ -28,6 +28,8 @@ final class NotificationHub: Sendable {
     }
 
     private let state = Mutex(State())
+    /// When retention last ran per log, in this process.
+    private let retentionRuns = Mutex<[Int64: ContinuousClock.Instant]>([:])
     private let engine: Engine
     private let executor: EngineExecutor
     private let logger: Logger
@@ -88,6 +90,17 @@ final class NotificationHub: Sendable {
             }
         } onCancel: {
             cancel(id: id)
+        }
+    }
+
+    /// Whether retention should run on `log` now: at most once a minute per log (and the
+    /// answer notes that it runs).
+    func shouldApplyRetention(_ log: Int64) -> Bool {
+        let now = ContinuousClock.now
+        return retentionRuns.withLock { runs in
+            if let last = runs[log], now - last < .seconds(60) { return false }
+            runs[log] = now
+            return true
         }
     }
 

@@ -54,6 +54,18 @@ struct NotificationRoutes: Sendable {
         }
     }
 
+    /// Drops the user's entries older than ``NotificationLog/retention`` (bounded, and at most
+    /// once a minute per log in this process, ``NotificationHub/shouldApplyRetention(_:)``).
+    func applyRetention(_ entry: CourierEntry, requestID: String) async throws {
+        let engine = server.engine
+        let hub = server.notificationHub
+        try await server.executor.run(requestID: requestID) {
+            let log = try engine.notificationLog(namespace: entry.namespace)
+            guard hub.shouldApplyRetention(log.number) else { return }
+            try log.purge(writtenBefore: Date().addingTimeInterval(-NotificationLog.retention))
+        }
+    }
+
     /// The entries after `position` (at most `limit`), waiting up to `timeout` for the first;
     /// `resetRequired` when entries after `position` were dropped unacknowledged, with the
     /// oldest position kept.
@@ -87,6 +99,7 @@ struct NotificationRoutes: Sendable {
             ?? Int64(Self.defaultLimit)
         let timeout = try Self.seconds(query["timeout"].map(String.init)) ?? Self.defaultTimeout
         let cursor = try await acknowledge(token, entry, through: after ?? entry.cursor, requestID: context.id)
+        try await applyRetention(entry, requestID: context.id)
         let (found, reset, _) = try await entries(
             of: entry, after: after ?? cursor, limit: Int(limit), timeout: .milliseconds(Int(timeout * 1000)),
             requestID: context.id)
