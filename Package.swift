@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // stratusd's HTTP server (graceful shutdown through swift-service-lifecycle).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Graceful shutdown reaching stratusd's waiting long-polls and event streams (0014).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // SHA-256 of stored credentials (decision 0013), never hand-written cryptography.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // stratusd's metrics (decision 0013.7): the API, and the Prometheus text the daemon serves.
@@ -131,6 +133,7 @@ let package = Package(
                 "Stratus", "StratusBackend",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -227,6 +230,8 @@ let package = Package(
             name: "StratusServerTests",
             dependencies: [
                 "stratusd", "StratusServer", "Stratus", "StratusInMemory", "StratusSQLite", "StratusTestSupport",
+                // Two stratusd on one PostgreSQL (notification tests, decision 0014.6).
+                "StratusPostgreSQL",
                 // Signing keys for the server-to-server tests (decision 0013.5).
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

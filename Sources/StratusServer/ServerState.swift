@@ -2,7 +2,7 @@ import Logging
 internal import Stratus
 
 /// What every request shares: the engine over the served store, the threads engine calls run
-/// on, the credentials, and the limits.
+/// on, the credentials, the limits, and the notification hub.
 final class ServerState: Sendable {
     let engine: Engine
     let executor: EngineExecutor
@@ -12,6 +12,8 @@ final class ServerState: Sendable {
     /// The largest request body read (``ConnectionSettings/maxBodyBytes``).
     let maximumBodyBytes: Int
     let logger: Logger
+    /// Wakes the waiting long-polls and event streams (decision 0014.6).
+    let notificationHub: NotificationHub
 
     init(engine: Engine, limits: StratusServer.Limits, maximumBodyBytes: Int, logger: Logger) {
         self.maximumBodyBytes = maximumBodyBytes
@@ -22,5 +24,8 @@ final class ServerState: Sendable {
         self.authenticator = Authenticator(store: authStore)
         self.limits = limits
         self.logger = logger
+        let hub = NotificationHub(engine: engine, executor: executor, logger: logger)
+        self.notificationHub = hub
+        engine.observeNotifications { hub.wake($0) }
     }
 }

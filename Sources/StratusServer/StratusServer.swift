@@ -95,6 +95,8 @@ public struct StratusServer: Sendable {
             logger: logger)
         let maintenance = Task { await CredentialMaintenance(server: state).run() }
         defer { maintenance.cancel() }
+        let notificationPolling = Task { await state.notificationHub.run() }
+        defer { notificationPolling.cancel() }
         do {
             try await application.runService()
         } catch {
@@ -114,6 +116,8 @@ public struct StratusServer: Sendable {
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: BodyLimitMiddleware(maxBytes: connections.maxBodyBytes))
         router.get("/health") { _, context in try await HealthCheck(backend: backend).response(logger: context.logger) }
+        TokensCreateRoute(server: state).register(on: router)
+        NotificationRoutes(server: state).register(on: router)
         DatabaseRoutes(server: state, operations: DatabaseOperations.all).register(on: router)
         SessionRoutes(server: state).register(on: router)
         router.add(middleware: CredentialsRequiredMiddleware())

@@ -30,7 +30,7 @@ extension DatabaseContext {
         let grouping = try group(request)
         let checks = try checkWithoutStore(request)
         let now = Date().timeIntervalSinceReferenceDate
-        return try engine.write { txn in
+        let outcome = try engine.write { txn in
             var results = ItemResults(request)
             var meta = try loadMeta(txn)
             var schema = SchemaCache(context: self)
@@ -42,12 +42,15 @@ extension DatabaseContext {
             }
             try schema.flush(txn)
             try storeMeta(meta, txn)
+            var outcome = results.outcome(of: request)
+            outcome.notifiedLogs = try fireSubscriptions(results.changes, txn)
             // Cancelled before commit: roll everything back.
             if let error = cancelled() { throw error }
-            let outcome = results.outcome(of: request)
             try journal?(outcome, txn)
             return outcome
         }
+        engine.notified(outcome.notifiedLogs)
+        return outcome
     }
 
     /// A request's items grouped by zone.
@@ -165,6 +168,8 @@ extension DatabaseContext {
     private struct ItemResults {
         var saves: [Result<CKRecord, CKError>?]
         var deletes: [Result<Void, CKError>?]
+        /// Every record written, before and after, when subscriptions may fire (decision 0014.1).
+        var changes: [RecordChange] = []
 
         init(_ request: ModifyRequest) {
             saves = .init(repeating: nil, count: request.saves.count)
@@ -246,16 +251,22 @@ extension DatabaseContext {
 
         // Phase 2: write.
         for plan in planned {
-            let record = try apply(
+            let (record, stored) = try apply(
                 plan, pointer: prefetched.pointer(plan.save.id.recordName), zone: &zone, now: now,
                 assets: checks.assets(plan.save.index), schema: &schema, txn)
             results.saves[plan.save.index] = .success(record)
+            if firesSubscriptions {
+                results.changes.append(
+                    RecordChange(
+                        zoneID: zoneID, recordName: plan.save.id.recordName, before: plan.existing, after: stored))
+            }
         }
         var deleted = Set<String>()
         for (index, id, stored) in plannedDeletes {
             if !deleted.contains(id.recordName) {
                 try deleteWithCascade(
-                    name: id.recordName, stored: stored, zone: &zone, deleted: &deleted, schema: &schema, txn)
+                    name: id.recordName, stored: stored, zone: &zone, zoneID: zoneID, deleted: &deleted,
+                    changes: &results.changes, schema: &schema, txn)
             }
             results.deletes[index] = .success(())
         }
@@ -674,11 +685,12 @@ extension DatabaseContext {
             ])
     }
 
-    /// Writes one planned save: row, change-log entry, indexes, references, assets.
+    /// Writes one planned save: row, change-log entry, indexes, references, assets. Returns the
+    /// record as saved and its stored form.
     private func apply(
         _ plan: PlannedSave, pointer: RecordPointer?, zone: inout ZoneRow, now: Double, assets: [String: [UInt8]],
         schema: inout SchemaCache, _ txn: any BackendWriteTransaction
-    ) throws -> CKRecord {
+    ) throws -> (CKRecord, StoredRecord) {
         let name = plan.save.id.recordName
         let position = zone.nextPosition
         zone.nextPosition += 1
@@ -721,7 +733,7 @@ extension DatabaseContext {
 
         // The saved record comes back as a new object; the app's instance is left unchanged,
         // as in CloudKit.
-        return makeRecord(stored, id: plan.save.id, desiredKeys: nil, txn)
+        return (makeRecord(stored, id: plan.save.id, desiredKeys: nil, txn), stored)
     }
 
     /// Stores the content of new assets; `owned` lists the content IDs the record already
@@ -800,12 +812,15 @@ extension DatabaseContext {
     /// Deletes a record and, in the same transaction, every record that refers to it with
     /// `deleteSelf`, recursively. Each deletion leaves a tombstone at a new change position.
     private func deleteWithCascade(
-        name: String, stored: StoredRecord, zone: inout ZoneRow, deleted: inout Set<String>,
-        schema: inout SchemaCache, _ txn: any BackendWriteTransaction
+        name: String, stored: StoredRecord, zone: inout ZoneRow, zoneID: CKRecordZone.ID, deleted: inout Set<String>,
+        changes: inout [RecordChange], schema: inout SchemaCache, _ txn: any BackendWriteTransaction
     ) throws {
         var work: [(String, StoredRecord)] = [(name, stored)]
         while let (current, record) = work.popLast() {
             guard deleted.insert(current).inserted else { continue }
+            if firesSubscriptions {
+                changes.append(RecordChange(zoneID: zoneID, recordName: current, before: record, after: nil))
+            }
             let position = zone.nextPosition
             zone.nextPosition += 1
             let type = try schema.existingRow(record.recordType, txn)

@@ -2,7 +2,11 @@ import Foundation
 import StratusBackend
 
 /// Subscriptions: save, delete, fetch. Each is stored under `DatabaseKeys.subscription(id)` as a
-/// `SubscriptionRow`. Notifications are not delivered yet.
+/// `SubscriptionRow`. In a user's stratusd namespace they fire into the user's notification log
+/// (``fireSubscriptions(_:zonesChanged:_:)``, decision 0014.1) — a user's public-database query
+/// subscriptions too, when saved in the user's namespace opened on the public database, which
+/// indexes them in the public database. Saved in the public namespace itself (owner `""`) or in
+/// an embedded container, a subscription is stored and fires nothing.
 ///
 /// Which database accepts which subscription (CloudKit's headers, and analysis where marked):
 /// - `CKQuerySubscription`: public and private; not the shared database (header:
@@ -104,6 +108,7 @@ extension DatabaseContext {
                         saved.append((id, .failure(error)))
                         continue
                     }
+                    try updatePublicIndex(id, new: row, txn)
                     try txn.set(keys.subscription(id), row.encoded())
                     saved.append((id, .success(CKSubscription.make(from: row))))
                 }
@@ -117,11 +122,27 @@ extension DatabaseContext {
                     deleted.append((id, .failure(.make(.unknownItem, "Subscription '\(id)' does not exist"))))
                     continue
                 }
+                try updatePublicIndex(id, new: nil, txn)
                 try txn.clear(keys.subscription(id))
                 deleted.append((id, .success(())))
             }
             try journal?((saved, deleted), txn)
             return (saved, deleted)
+        }
+    }
+
+    /// Moves a user's public-database query subscription `id` in the public database's index
+    /// (`41 (record type, n_U, id)`) from its stored row to `new`; nothing elsewhere.
+    private func updatePublicIndex(_ id: String, new: SubscriptionRow?, _ txn: any BackendWriteTransaction) throws {
+        guard let publicNumber else { return }
+        let index = DatabaseKeys(containerNumber: publicNumber, scope: Int64(CKDatabase.Scope.public.rawValue))
+        if let old = try txn.get(keys.subscription(id)),
+            case .query(let recordType, _, _, _) = try SubscriptionRow(decoding: old).kind
+        {
+            try txn.clear(index.publicSubscriptionIndex(recordType, user: containerNumber, id: id))
+        }
+        if let new, case .query(let recordType, _, _, _) = new.kind {
+            try txn.set(index.publicSubscriptionIndex(recordType, user: containerNumber, id: id), [])
         }
     }
 

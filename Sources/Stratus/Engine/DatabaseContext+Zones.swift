@@ -57,7 +57,8 @@ extension DatabaseContext {
                     .invalidArguments, "zone '\(id.zoneName)' appears more than once in one modify-zones request")
             }
         }
-        return try engine.write { txn in
+        var notified: [Int64] = []
+        let outcome = try engine.write { txn in
             var meta = try loadMeta(txn)
             var saved: [(CKRecordZone.ID, Result<CKRecordZone, CKError>)] = []
             var deleted: [(CKRecordZone.ID, Result<Void, CKError>)] = []
@@ -107,9 +108,15 @@ extension DatabaseContext {
                 deleted.append((id, .success(())))
             }
             try storeMeta(meta, txn)
+            // A zone made, changed or deleted fires the database subscriptions (decision 0014.1).
+            let zonesChanged =
+                saved.contains { (try? $0.1.get()) != nil } || deleted.contains { (try? $0.1.get()) != nil }
+            notified = try fireSubscriptions([], zonesChanged: zonesChanged, txn)
             try journal?((saved, deleted), txn)
             return (saved, deleted)
         }
+        engine.notified(notified)
+        return outcome
     }
 
     /// Removes every record, change, tombstone and index entry of zone `number`.

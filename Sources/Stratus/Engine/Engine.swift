@@ -28,6 +28,8 @@ package final class Engine: Sendable {
     let writeGeneration: WriteGeneration
     /// Where the engine logs (`Docs/Logging.md`): operations, retried writes, read-ahead.
     let logger: Logger
+    /// Told, after a commit, which notification logs it appended to (decision 0014.6).
+    private let notificationObserver = Mutex<(@Sendable ([Int64]) -> Void)?>(nil)
 
     /// The store format this version writes and reads (decision 0008): 2, the change log
     /// carries the records. Format 1 (decision 0002's first layout) is refused on open.
@@ -69,6 +71,18 @@ package final class Engine: Sendable {
         }
         storeID = Array(meta[1..<17])
         macKey = Array(meta[17..<49])
+    }
+
+    /// Sets what is told, after each commit that appended notification entries, the numbers of
+    /// the logs it appended to (stratusd's `NotificationHub` wakes their waiters).
+    package func observeNotifications(_ observer: @escaping @Sendable ([Int64]) -> Void) {
+        notificationObserver.withLock { $0 = observer }
+    }
+
+    /// Tells the observer that `logs` gained entries (after the commit).
+    func notified(_ logs: [Int64]) {
+        guard !logs.isEmpty, let observer = notificationObserver.withLock({ $0 }) else { return }
+        observer(logs)
     }
 
     /// Runs a write body, again on a serialization conflict, and maps failures to `CKError`.
@@ -181,7 +195,16 @@ package final class Engine: Sendable {
             number = try write { txn in try Engine.number(at: StoreLayout.namespaceKey(namespace), txn) }
             namespaceNumbers.withLock { $0[namespace] = number }
         }
-        return DatabaseContext(engine: self, number: number, scope: scope, caller: caller ?? embeddedCaller)
+        // A user's public-database subscriptions are indexed in the public database.
+        let publicNumber =
+            scope == .public && !namespace.owner.isEmpty
+            ? try database(
+                namespace: Namespace(container: namespace.container, environment: namespace.environment),
+                scope: .public
+            ).containerNumber : nil
+        return DatabaseContext(
+            engine: self, number: number, scope: scope, caller: caller ?? embeddedCaller,
+            namespaceOwner: namespace.owner, publicNumber: publicNumber)
     }
 
     /// The number registered at `key` (a container's or a namespace's directory entry), drawn
@@ -239,12 +262,30 @@ package struct DatabaseContext: Sendable {
     /// the public database checks (decision 0012.3).
     package let caller: Caller
     let keys: DatabaseKeys
+    /// The namespace's owner (`""` for a public database) for a stratusd namespace, `nil` for an
+    /// embedded container. Only a user's namespace fires subscriptions into a notification log
+    /// (decision 0014.1); embedded containers keep no log.
+    let namespaceOwner: String?
+    /// For a user's namespace opened on the public database (where the user's public-database
+    /// subscriptions live, decision 0012.10): the public database's own number, whose index
+    /// `41` lists them for public commits.
+    let publicNumber: Int64?
 
-    init(engine: Engine, number: Int64, scope: CKDatabase.Scope, caller: Caller) {
+    init(
+        engine: Engine, number: Int64, scope: CKDatabase.Scope, caller: Caller, namespaceOwner: String? = nil,
+        publicNumber: Int64? = nil
+    ) {
         self.engine = engine
         self.containerNumber = number
         self.scope = scope
         self.caller = caller
         self.keys = DatabaseKeys(containerNumber: number, scope: Int64(scope.rawValue))
+        self.namespaceOwner = namespaceOwner
+        self.publicNumber = publicNumber
     }
+
+    /// Whether this database's commits may fire subscriptions: a user's namespace (its own
+    /// subscriptions) or a namespace's public database (its users' query subscriptions).
+    var firesSubscriptions: Bool { namespaceOwner != nil }
+
 }

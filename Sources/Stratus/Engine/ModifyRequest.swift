@@ -112,6 +112,8 @@ package struct ModifyRequest: Sendable {
 package struct ModifyOutcome: Sendable {
     package var saveResults: [(CKRecord.ID, Result<CKRecord, CKError>)]
     package var deleteResults: [(CKRecord.ID, Result<Void, CKError>)]
+    /// The notification logs (namespace numbers) the commit appended to (decision 0014.6).
+    package var notifiedLogs: [Int64] = []
 }
 
 /// What a modify-zones request did, zone by zone, in request order.

@@ -2,8 +2,7 @@ import Foundation
 import StratusBackend
 
 /// The engine's key layout (decisions 0002, 0008, 0012.10). Every key starts with one of these
-/// bytes. Tags `07` (notification logs, engine) and `08` (long-lived leases, server) are
-/// planned by decisions 0012.10 and 0014 and not yet used.
+/// bytes. Tag `08` (long-lived leases, server) is planned by decision 0014 and not yet used.
 enum StoreLayout {
     /// Store-wide metadata: `[0x01] + ("store")`, and the number counter `[0x01] + ("containers")`.
     static let metaTag: UInt8 = 0x01
@@ -22,6 +21,9 @@ enum StoreLayout {
     /// Reserved for the server's auth data (decision 0013.2); the engine never reads or writes
     /// it. The server reaches it only through ``ServerData``, which refuses any other key.
     static let serverDataTag: UInt8 = 0x06
+    /// Notification logs (decision 0014.2): `[0x07] + (n_U) + 00` → head, `[0x07] + (n_U) + 01
+    /// + (position)` → entry (``NotificationLog``).
+    static let notificationTag: UInt8 = 0x07
 
     static var storeMetaKey: [UInt8] { OrderedKey([metaTag]).appending("store").bytes }
     /// The next container or namespace number (one counter for both directories).
@@ -59,6 +61,9 @@ struct DatabaseKeys: Sendable {
     static let assetTag: UInt8 = 0x26
     static let recordTypeTag: UInt8 = 0x30
     static let subscriptionTag: UInt8 = 0x40
+    /// In a public database: `41 (record type, n_U, id)` → empty, user U's query subscription
+    /// `id` on that type, stored at `03 (n_U, 1) 40 (id)` (decisions 0012.10, 0014.1).
+    static let publicSubscriptionIndexTag: UInt8 = 0x41
 
     var meta: [UInt8] { prefix.appending(tag: DatabaseKeys.metaTag).bytes }
 
@@ -140,4 +145,13 @@ struct DatabaseKeys: Sendable {
         prefix.appending(tag: DatabaseKeys.subscriptionTag).appending(id).bytes
     }
     var subscriptions: KeyRange { prefix.appending(tag: DatabaseKeys.subscriptionTag).range }
+
+    func publicSubscriptionIndex(_ recordType: String, user: Int64, id: String) -> [UInt8] {
+        prefix.appending(tag: DatabaseKeys.publicSubscriptionIndexTag).appending(recordType).appending(user)
+            .appending(id).bytes
+    }
+    /// The users' query subscriptions on `recordType` (in a public database).
+    func publicSubscriptionIndex(_ recordType: String) -> KeyRange {
+        prefix.appending(tag: DatabaseKeys.publicSubscriptionIndexTag).appending(recordType).range
+    }
 }

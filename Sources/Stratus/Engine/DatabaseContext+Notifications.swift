@@ -1,0 +1,188 @@
+import Foundation
+import StratusBackend
+import StratusPredicate
+
+/// A record's state before and after a commit: what subscriptions are judged on (decision
+/// 0014.1). `before` is `nil` for a new record, `after` for a deleted one.
+struct RecordChange {
+    let zoneID: CKRecordZone.ID
+    let recordName: String
+    let before: StoredRecord?
+    let after: StoredRecord?
+
+    var recordType: String { after?.recordType ?? before?.recordType ?? "" }
+}
+
+/// Subscriptions fire inside the committing transaction (decision 0014.1): the subscriptions
+/// of the database written are judged against the commit's changes and their entries appended
+/// to the owner's notification log, so a committed change always has its notifications and an
+/// aborted or re-run body has none twice. A user's stratusd namespace fires its own
+/// subscriptions; a namespace's public database fires its users' query subscriptions (stored in
+/// each user's namespace, indexed by record type); embedded containers keep no log.
+extension DatabaseContext {
+    /// Fires this database's subscriptions for `changes` (and, for `zonesChanged`, its database
+    /// subscriptions without a record type) in `txn`; returns the logs appended to.
+    func fireSubscriptions(
+        _ changes: [RecordChange], zonesChanged: Bool = false, _ txn: any BackendWriteTransaction
+    ) throws -> [Int64] {
+        guard firesSubscriptions, !changes.isEmpty || zonesChanged else { return [] }
+        if namespaceOwner == "" { return scope == .public ? try firePublicSubscriptions(changes, txn) : [] }
+        let now = Date()
+        var entries: [NotificationEntry] = []
+        for row in try loadSubscriptionRows(txn) {
+            let fired = subscriptionEntries(for: row, changes, zonesChanged: zonesChanged, now: now)
+            guard !fired.isEmpty else { continue }
+            entries += fired
+            if case .query(_, _, _, let options) = row.kind,
+                CKQuerySubscription.Options(rawValue: options).contains(.firesOnce)
+            {
+                try txn.clear(keys.subscription(row.subscriptionID))
+            }
+        }
+        guard !entries.isEmpty else { return [] }
+        try NotificationLog.append(entries, to: containerNumber, txn)
+        return [containerNumber]
+    }
+
+    /// A public commit fires the users' query subscriptions on the record types it wrote,
+    /// found through the index `41 (record type, n_U, id)`: each user's entries go to that
+    /// user's log. Returns the logs appended to.
+    private func firePublicSubscriptions(_ changes: [RecordChange], _ txn: any BackendWriteTransaction) throws
+        -> [Int64]
+    {
+        let now = Date()
+        var entriesByUser: [Int64: [NotificationEntry]] = [:]
+        var users: [Int64] = []
+        for recordType in Set(changes.map(\.recordType)).sorted() {
+            let range = keys.publicSubscriptionIndex(recordType)
+            for pair in try scanAll(range, txn) {
+                var reader = OrderedKeyReader(pair.key, from: range.lowerBound.count)
+                let user = try reader.readInteger()
+                let id = try reader.readString()
+                let userKeys = DatabaseKeys(containerNumber: user, scope: Int64(scope.rawValue))
+                guard let bytes = try txn.get(userKeys.subscription(id)) else { continue }
+                let row = try SubscriptionRow(decoding: bytes)
+                let fired = subscriptionEntries(for: row, changes, zonesChanged: false, now: now)
+                guard !fired.isEmpty else { continue }
+                if entriesByUser[user] == nil { users.append(user) }
+                entriesByUser[user, default: []] += fired
+                if case .query(_, _, _, let options) = row.kind,
+                    CKQuerySubscription.Options(rawValue: options).contains(.firesOnce)
+                {
+                    try txn.clear(userKeys.subscription(id))
+                    try txn.clear(pair.key)
+                }
+            }
+        }
+        for user in users { try NotificationLog.append(entriesByUser[user] ?? [], to: user, txn) }
+        return users
+    }
+
+    /// Every subscription of this database.
+    private func loadSubscriptionRows(_ txn: any BackendReadTransaction) throws -> [SubscriptionRow] {
+        try scanAll(keys.subscriptions, txn).map { try SubscriptionRow(decoding: $0.value) }
+    }
+
+    /// Every pair in `range`, read in pages.
+    private func scanAll(_ range: KeyRange, _ txn: any BackendReadTransaction) throws -> [KeyValuePair] {
+        var pairs: [KeyValuePair] = []
+        var range = range
+        while true {
+            let page = try txn.scan(range, limit: 256)
+            pairs += page
+            guard let last = page.last, page.count == 256 else { return pairs }
+            range = KeyRange(from: last.key + [0], to: range.upperBound)
+        }
+    }
+
+    /// The entries `row` makes for this commit.
+    private func subscriptionEntries(
+        for row: SubscriptionRow, _ changes: [RecordChange], zonesChanged: Bool, now: Date
+    ) -> [NotificationEntry] {
+        let time = now.timeIntervalSinceReferenceDate
+        func entry(_ kind: NotificationEntry.Kind) -> NotificationEntry {
+            NotificationEntry(
+                subscriptionID: row.subscriptionID, kind: kind, databaseScope: scope.rawValue, time: time,
+                info: row.notificationInfo)
+        }
+        switch row.kind {
+        case .query(let recordType, let predicate, let zone, let options):
+            return queryEntries(
+                row, recordType: recordType, predicate: predicate, zone: zone,
+                options: CKQuerySubscription.Options(rawValue: options), changes, now: now, make: entry)
+        case .recordZone(let zone, let recordType):
+            let fires = changes.contains {
+                $0.zoneID.zoneName == zone.zoneName && (recordType == nil || $0.recordType == recordType)
+            }
+            guard fires else { return [] }
+            var result = entry(.recordZone)
+            result.zoneName = zone.zoneName
+            result.zoneOwner = zone.ownerName
+            return [result]
+        case .database(let recordType):
+            let fires =
+                (zonesChanged && recordType == nil)
+                || changes.contains { recordType == nil || $0.recordType == recordType }
+            return fires ? [entry(.database)] : []
+        }
+    }
+
+    /// One entry per record the query subscription fires for: *create* when a new record
+    /// matches, *update* when an existing record matches after the change, *delete* when the
+    /// deleted record matched before. A `firesOnce` subscription fires for the first only.
+    private func queryEntries(
+        _ row: SubscriptionRow, recordType: String, predicate: StoredPredicate, zone: SubscriptionRow.ZoneName?,
+        options: CKQuerySubscription.Options, _ changes: [RecordChange], now: Date,
+        make: (NotificationEntry.Kind) -> NotificationEntry
+    ) -> [NotificationEntry] {
+        guard let expression = predicate.makePredicate().stratusExpression else { return [] }
+        func matches(_ record: StoredRecord?, _ change: RecordChange) -> Bool {
+            guard let record else { return false }
+            let subject = StoredRecordSubject(record: record, name: change.recordName, zoneID: change.zoneID)
+            return (try? expression.evaluateStrictly(subject, now: now)) ?? false
+        }
+        var result: [NotificationEntry] = []
+        for change in changes where change.recordType == recordType {
+            if let zone, zone.zoneName != change.zoneID.zoneName { continue }
+            let reason: UInt8
+            if change.after == nil {
+                guard options.contains(.firesOnRecordDeletion), matches(change.before, change) else { continue }
+                reason = 3
+            } else if change.before == nil {
+                guard options.contains(.firesOnRecordCreation), matches(change.after, change) else { continue }
+                reason = 1
+            } else {
+                guard options.contains(.firesOnRecordUpdate), matches(change.after, change) else { continue }
+                reason = 2
+            }
+            var entry = make(.query)
+            entry.reason = reason
+            entry.recordName = change.recordName
+            entry.zoneName = change.zoneID.zoneName
+            entry.zoneOwner = change.zoneID.ownerName
+            if let keys = row.notificationInfo?.desiredKeys, let record = change.after ?? change.before {
+                for key in keys {
+                    if let value = record.fields[key]?.payloadValue { entry.recordFields[key] = value }
+                }
+            }
+            result.append(entry)
+            if options.contains(.firesOnce) { break }
+        }
+        return result
+    }
+}
+
+extension FieldValue {
+    /// The value as a payload's `af` carries it: strings (truncated), numbers, dates as
+    /// milliseconds since 1970, references as their record name; `nil` for the rest.
+    var payloadValue: NotificationPayloadValue? {
+        switch self {
+        case .string(let string): return .string(NotificationEntry.truncated(string))
+        case .integer(let int, _): return .integer(int)
+        case .double(let double, _): return .double(double)
+        case .date(let date): return .integer(Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        case .reference(let reference): return .string(reference.recordName)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import StratusBackend
+
+/// One user's notification log (decision 0014.2): `07 (n_U) 00` → the head, `07 (n_U) 01
+/// (position)` → an entry. Entries are appended by the transaction that commits the change
+/// (``DatabaseContext`` fires subscriptions), so positions are gap-free and in commit order.
+package struct NotificationLog: Sendable {
+    /// The next position and the oldest kept entry's.
+    package struct Head: Sendable, Equatable {
+        /// The position the next entry gets; the last entry's is `next - 1`.
+        package var next: Int64
+        /// The oldest position still kept (`next` when the log is empty).
+        package var oldest: Int64
+
+        static let empty = Head(next: 1, oldest: 1)
+
+        init(next: Int64, oldest: Int64) {
+            self.next = next
+            self.oldest = oldest
+        }
+
+        init(decoding bytes: [UInt8]?) throws {
+            guard let bytes else {
+                self = .empty
+                return
+            }
+            var r = ByteReader(bytes)
+            next = try r.readInt64()
+            oldest = try r.readInt64()
+        }
+
+        var encoded: [UInt8] {
+            var w = ByteWriter()
+            w.write(next)
+            w.write(oldest)
+            return w.bytes
+        }
+    }
+
+    /// At most this many entries are kept per user; older ones are dropped first
+    /// (`notifications.maxPerUser`, decision 0014.2).
+    package static let maximumEntries: Int64 = 10_000
+
+    let engine: Engine
+    /// The user's namespace number (`n_U`).
+    package let number: Int64
+
+    /// The head: where the log starts and ends.
+    package func head() throws -> Head {
+        try engine.read { txn in try Head(decoding: txn.get(Self.headKey(number))) }
+    }
+
+    /// The entries after `position`, oldest first, at most `limit`, with the head read in the
+    /// same transaction.
+    package func entries(after position: Int64, limit: Int) throws -> (entries: [NotificationEntry], head: Head) {
+        try engine.read { txn in
+            let head = try Head(decoding: txn.get(Self.headKey(number)))
+            let range = KeyRange(from: Self.entryKey(number, max(position, 0) + 1), to: Self.entriesEnd(number))
+            let entries = try txn.scan(range, limit: max(1, limit)).map { pair in
+                var reader = OrderedKeyReader(pair.key, from: Self.entryPrefix(number).bytes.count)
+                return try NotificationEntry(decoding: pair.value, position: try reader.readInteger())
+            }
+            return (entries, head)
+        }
+    }
+
+    /// Drops the entries at or below `position` (those every cursor has acknowledged).
+    package func purge(through position: Int64) throws {
+        try engine.write { txn in
+            var head = try Head(decoding: txn.get(Self.headKey(number)))
+            let through = min(position, head.next - 1)
+            guard through >= head.oldest else { return }
+            try txn.clearRange(
+                KeyRange(from: Self.entryKey(number, head.oldest), to: Self.entryKey(number, through + 1)))
+            head.oldest = through + 1
+            try txn.set(Self.headKey(number), head.encoded)
+        }
+    }
+
+    /// How long an unacknowledged entry is kept (`notifications.retention`, decision 0014.2).
+    package static let retention: TimeInterval = 7 * 86_400
+
+    /// Drops the oldest entries written before `cutoff`, at most `limit` of them (retention runs
+    /// with a user's polls, bounded per call). Returns how many were dropped.
+    @discardableResult
+    package func purge(writtenBefore cutoff: Date, limit: Int = 400) throws -> Int {
+        try engine.write { txn in
+            var head = try Head(decoding: txn.get(Self.headKey(number)))
+            let range = KeyRange(from: Self.entryKey(number, head.oldest), to: Self.entriesEnd(number))
+            var through: Int64?
+            for pair in try txn.scan(range, limit: limit) {
+                var reader = OrderedKeyReader(pair.key, from: Self.entryPrefix(number).bytes.count)
+                let position = try reader.readInteger()
+                guard
+                    try NotificationEntry(decoding: pair.value, position: position).time
+                        < cutoff.timeIntervalSinceReferenceDate
+                else { break }
+                through = position
+            }
+            guard let through else { return 0 }
+            try txn.clearRange(
+                KeyRange(from: Self.entryKey(number, head.oldest), to: Self.entryKey(number, through + 1)))
+            let dropped = Int(through + 1 - head.oldest)
+            head.oldest = through + 1
+            try txn.set(Self.headKey(number), head.encoded)
+            return dropped
+        }
+    }
+
+    /// Appends `entries` in `txn` (the committing transaction), numbering them from the head,
+    /// and drops the oldest beyond ``maximumEntries``.
+    static func append(_ entries: [NotificationEntry], to number: Int64, _ txn: any BackendWriteTransaction) throws {
+        guard !entries.isEmpty else { return }
+        var head = try Head(decoding: txn.get(headKey(number)))
+        for entry in entries {
+            try txn.set(entryKey(number, head.next), entry.encoded())
+            head.next += 1
+        }
+        if head.next - head.oldest > maximumEntries {
+            let oldest = head.next - maximumEntries
+            try txn.clearRange(KeyRange(from: entryKey(number, head.oldest), to: entryKey(number, oldest)))
+            head.oldest = oldest
+        }
+        try txn.set(headKey(number), head.encoded)
+    }
+
+    static func headKey(_ number: Int64) -> [UInt8] {
+        OrderedKey([StoreLayout.notificationTag]).appending(number).appending(tag: 0x00).bytes
+    }
+
+    static func entryPrefix(_ number: Int64) -> OrderedKey {
+        OrderedKey([StoreLayout.notificationTag]).appending(number).appending(tag: 0x01)
+    }
+
+    static func entryKey(_ number: Int64, _ position: Int64) -> [UInt8] {
+        entryPrefix(number).appending(position).bytes
+    }
+
+    static func entriesEnd(_ number: Int64) -> [UInt8] {
+        KeyRange.successor(ofPrefix: entryPrefix(number).bytes)
+    }
+}
+
+extension Engine {
+    /// The notification log of a user's namespace (decision 0014.2), registering the namespace
+    /// on first use.
+    package func notificationLog(namespace: Namespace) throws -> NotificationLog {
+        NotificationLog(engine: self, number: try database(namespace: namespace, scope: .private).containerNumber)
+    }
+
+    /// The heads of several logs in one read (one `getMany`), for the poll that wakes waiters
+    /// whose log moved in another process (decision 0014.6).
+    package func notificationHeads(_ numbers: [Int64]) throws -> [Int64: NotificationLog.Head] {
+        guard !numbers.isEmpty else { return [:] }
+        return try read { txn in
+            let values = try txn.getMany(numbers.map(NotificationLog.headKey))
+            var heads: [Int64: NotificationLog.Head] = [:]
+            for (number, value) in zip(numbers, values) { heads[number] = try NotificationLog.Head(decoding: value) }
+            return heads
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Crypto
+import Foundation
+package import Stratus
+import StratusBackend
+
+/// Courier tokens (decision 0014.4): 32 random bytes in base64url, stored as their SHA-256 only
+/// under `06 09`; at most 20 per user (the least recently used goes first); unused for 30 days →
+/// refused and deleted.
+extension AuthStore {
+    static let courierPrefix: [UInt8] = [ServerData.tag, 0x09]
+    /// The most courier tokens one user keeps.
+    package static let maximumCouriersPerUser = 20
+    /// A token unused for this long is deleted.
+    package static let courierIdleLimit: TimeInterval = 30 * 86_400
+
+    /// Makes a courier token for `user` and returns it: the only time it is seen in clear.
+    package func createCourier(
+        container: String, environment: Namespace.Environment, userRecordName: String, apnsEnvironment: String,
+        now: Date = Date()
+    ) throws -> (token: String, entry: CourierEntry) {
+        let token = Secret.base64URL(Secret.bytes(32))
+        let entry = CourierEntry(
+            id: Secret.hex(SessionToken.digest(of: token).prefix(8)), container: container, environment: environment,
+            userRecordName: userRecordName, apnsEnvironment: apnsEnvironment, created: now, cursor: 0, lastPoll: now)
+        try data.write { writer in
+            let mine = try writer.scan(KeyRange(prefix: Self.courierPrefix), limit: Int.max).compactMap { pair in
+                let other = try Self.decode(CourierEntry.self)(pair.value)
+                return other.namespace == entry.namespace ? (pair.key, other) : nil
+            }
+            for (key, _) in mine.sorted(by: { $0.1.lastPoll < $1.1.lastPoll })
+                .prefix(max(0, mine.count - Self.maximumCouriersPerUser + 1))
+            {
+                try writer.clear(key)
+            }
+            try writer.set(Self.courierPrefix + SessionToken.digest(of: token), Self.encode(entry))
+        }
+        return (token, entry)
+    }
+
+    /// The courier `token` presents, or `nil` when it is unknown or idle too long (then
+    /// deleted). Looked up by the token's SHA-256, compared with the stored hash in constant time.
+    package func courier(presented token: String, now: Date = Date()) throws -> CourierEntry? {
+        guard SessionToken.isWellFormed(token) else { return nil }
+        let digest = SHA256.hash(data: Data(token.utf8))
+        guard
+            let found = try data.read({ reader in
+                try Self.value(under: Self.courierPrefix, digest: digest, in: { try reader.scan($0, limit: $1) })
+            })
+        else { return nil }
+        let entry = try Self.decode(CourierEntry.self)(found.value)
+        guard now.timeIntervalSince(entry.lastPoll) < Self.courierIdleLimit else {
+            try data.write { writer in try writer.clear(found.key) }
+            return nil
+        }
+        return entry
+    }
+
+    /// Moves the courier's cursor forward to `position` (never back) and notes the use; writes
+    /// nothing when neither changes. Returns the entry as stored.
+    package func acknowledge(courier token: String, through position: Int64, now: Date = Date()) throws -> CourierEntry?
+    {
+        let key = Self.courierPrefix + SessionToken.digest(of: token)
+        return try data.write { writer -> CourierEntry? in
+            guard let bytes = try writer.get(key) else { return nil }
+            var entry = try Self.decode(CourierEntry.self)(bytes)
+            let moves = position > entry.cursor
+            let stale = now.timeIntervalSince(entry.lastPoll) > 86_400
+            guard moves || stale else { return entry }
+            entry.cursor = max(entry.cursor, position)
+            entry.lastPoll = now
+            try writer.set(key, Self.encode(entry))
+            return entry
+        }
+    }
+
+    /// The lowest cursor among the user's courier tokens: what every one of them acknowledged.
+    package func lowestCursor(of namespace: Namespace) throws -> Int64? {
+        try data.read { reader in
+            try reader.scan(KeyRange(prefix: Self.courierPrefix), limit: Int.max)
+                .map { try Self.decode(CourierEntry.self)($0.value) }
+                .filter { $0.namespace == namespace }
+                .map(\.cursor).min()
+        }
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import StratusBackend
+import StratusConformance
+import StratusTestSupport
+import Testing
+
+@testable import Stratus
+
+/// Subscriptions firing in the committing transaction into a user's notification log
+/// (decision 0014.1–3), on every backend.
+@Suite struct NotificationLogTests {
+    typealias Backend = NamespaceTests.Backend
+
+    static let alice = Namespace(container: "iCloud.com.example.app", environment: .development, owner: "_alice")
+    static let bob = Namespace(container: "iCloud.com.example.app", environment: .development, owner: "_bob")
+    static let zone = CKRecordZone(zoneName: "Notes")
+
+    func withEngine(_ backend: Backend, _ body: (Engine) async throws -> Void) async throws {
+        let storage = try await backend.makeStorage()
+        defer { try? storage.destroy() }
+        try await body(try Engine(backend: try storage.open()))
+    }
+
+    func note(_ name: String, title: String, priority: Int = 1) -> CKRecord {
+        let record = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: name, zoneID: Self.zone.zoneID))
+        record["title"] = title
+        record["priority"] = priority
+        return record
+    }
+
+    func modify(_ database: DatabaseContext, save: [CKRecord] = [], delete: [String] = []) throws -> ModifyOutcome {
+        let outcome = try database.modifyRecords(
+            ModifyRequest(
+                records: save, deletes: delete.map { CKRecord.ID(recordName: $0, zoneID: Self.zone.zoneID) },
+                policy: .allKeys, atomic: false, clientChangeTokenData: nil))
+        for result in outcome.saveResults { _ = try result.1.get() }
+        for result in outcome.deleteResults { _ = try result.1.get() }
+        return outcome
+    }
+
+    func subscribe(_ database: DatabaseContext, _ subscriptions: [CKSubscription]) throws {
+        let outcome = try database.modifySubscriptions(saving: subscriptions, deleting: [])
+        for result in outcome.saved { _ = try result.1.get() }
+    }
+
+    /// A query subscription on priority > 5 that fires on every change, with an alert and one
+    /// desired key.
+    func importantNotes(
+        options: CKQuerySubscription.Options = [
+            .firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion,
+        ]
+    ) -> CKQuerySubscription {
+        let subscription = CKQuerySubscription(
+            recordType: "Note", predicate: NSPredicate(format: "priority > 5"), subscriptionID: "important",
+            options: options)
+        let info = CKSubscription.NotificationInfo()
+        info.alertBody = "An important note"
+        info.desiredKeys = ["title"]
+        info.shouldSendContentAvailable = true
+        subscription.notificationInfo = info
+        return subscription
+    }
+
+    @Test(arguments: Backend.allCases)
+    func eachKindFiresPerCommitAndHonoursFiresOn(backend: Backend) async throws {
+        try await withEngine(backend) { engine in
+            let database = try engine.database(namespace: Self.alice, scope: .private)
+            _ = try database.modifyZones(saving: [Self.zone], deleting: [])
+            try subscribe(
+                database,
+                [
+                    importantNotes(),
+                    CKRecordZoneSubscription(zoneID: Self.zone.zoneID, subscriptionID: "zone"),
+                    CKDatabaseSubscription(subscriptionID: "database"),
+                ])
+            let log = try engine.notificationLog(namespace: Self.alice)
+            // Commit 1: one matching and one non-matching new record.
+            let first = try modify(
+                database, save: [note("a", title: "A", priority: 9), note("b", title: "B", priority: 1)])
+            #expect(first.notifiedLogs == [log.number])
+            // Commit 2: b now matches (update), a deleted (matched before).
+            _ = try modify(database, save: [note("b", title: "B2", priority: 7)], delete: ["a"])
+            // Commit 3: b no longer matches: no query entry, zone and database still fire.
+            _ = try modify(database, save: [note("b", title: "B3", priority: 2)])
+            let (entries, head) = try log.entries(after: 0, limit: 100)
+            #expect(entries.map(\.position) == Array(1...entries.count).map(Int64.init), "gap-free")
+            #expect(head.next == Int64(entries.count) + 1)
+            let summary = entries.map { "\($0.subscriptionID):\($0.recordName ?? "-"):\($0.reason)" }
+            #expect(
+                summary == [
+                    "database:-:0", "important:a:1", "zone:-:0",
+                    "database:-:0", "important:b:2", "important:a:3", "zone:-:0",
+                    "database:-:0", "zone:-:0",
+                ], "\(summary)")
+            let created = try #require(entries.first { $0.recordName == "a" && $0.reason == 1 })
+            #expect(created.recordFields == ["title": .string("A")])
+            #expect(created.zoneName == "Notes")
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func firesOnceDeletesTheSubscriptionInTheSameCommit(backend: Backend) async throws {
+        try await withEngine(backend) { engine in
+            let database = try engine.database(namespace: Self.alice, scope: .private)
+            _ = try database.modifyZones(saving: [Self.zone], deleting: [])
+            try subscribe(database, [importantNotes(options: [.firesOnRecordCreation, .firesOnce])])
+            _ = try modify(database, save: [note("a", title: "A", priority: 9), note("b", title: "B", priority: 8)])
+            _ = try modify(database, save: [note("c", title: "C", priority: 9)])
+            let log = try engine.notificationLog(namespace: Self.alice)
+            #expect(try log.entries(after: 0, limit: 100).entries.count == 1)
+            let left = try database.fetchSubscriptions(nil)
+            #expect(left.isEmpty, "the firesOnce subscription is gone")
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func logsAreIsolatedAndEmbeddedContainersKeepNone(backend: Backend) async throws {
+        try await withEngine(backend) { engine in
+            let alice = try engine.database(namespace: Self.alice, scope: .private)
+            let bob = try engine.database(namespace: Self.bob, scope: .private)
+            let embedded = try engine.database(container: "iCloud.com.example.app", scope: .private)
+            for database in [alice, bob, embedded] {
+                _ = try database.modifyZones(saving: [Self.zone], deleting: [])
+            }
+            try subscribe(alice, [CKDatabaseSubscription(subscriptionID: "database")])
+            try subscribe(embedded, [CKDatabaseSubscription(subscriptionID: "database")])
+            _ = try modify(alice, save: [note("a", title: "A")])
+            _ = try modify(bob, save: [note("b", title: "B")])
+            let embeddedOutcome = try modify(embedded, save: [note("c", title: "C")])
+            #expect(embeddedOutcome.notifiedLogs.isEmpty)
+            #expect(try engine.notificationLog(namespace: Self.alice).entries(after: 0, limit: 10).entries.count == 1)
+            #expect(try engine.notificationLog(namespace: Self.bob).entries(after: 0, limit: 10).entries.isEmpty)
+            let production = Namespace(container: Self.alice.container, environment: .production, owner: "_alice")
+            #expect(try engine.notificationLog(namespace: production).entries(after: 0, limit: 10).entries.isEmpty)
+            let embeddedLog = NotificationLog(engine: engine, number: embedded.containerNumber)
+            #expect(try embeddedLog.entries(after: 0, limit: 10).entries.isEmpty)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func entriesPageAndPurgeMovesTheOldest(backend: Backend) async throws {
+        try await withEngine(backend) { engine in
+            let database = try engine.database(namespace: Self.alice, scope: .private)
+            _ = try database.modifyZones(saving: [Self.zone], deleting: [])
+            try subscribe(database, [CKDatabaseSubscription(subscriptionID: "database")])
+            for index in 0..<5 { _ = try modify(database, save: [note("n\(index)", title: "\(index)")]) }
+            let log = try engine.notificationLog(namespace: Self.alice)
+            #expect(try log.entries(after: 2, limit: 2).entries.map(\.position) == [3, 4])
+            try log.purge(through: 3)
+            let (entries, head) = try log.entries(after: 0, limit: 10)
+            #expect(entries.map(\.position) == [4, 5])
+            #expect(head == NotificationLog.Head(next: 6, oldest: 4))
+            #expect(try engine.notificationHeads([log.number])[log.number] == head)
+            // Retention drops what was written before the cutoff, oldest first, bounded per call.
+            #expect(try log.purge(writtenBefore: Date.distantPast) == 0)
+            #expect(try log.purge(writtenBefore: Date().addingTimeInterval(1), limit: 1) == 1)
+            #expect(try log.head() == NotificationLog.Head(next: 6, oldest: 5))
+            #expect(try log.purge(writtenBefore: Date().addingTimeInterval(1)) == 1)
+            #expect(try log.entries(after: 0, limit: 10).entries.isEmpty)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func publicSubscriptionsBelongToTheirUserAndFireFromPublicCommits(backend: Backend) async throws {
+        try await withEngine(backend) { engine in
+            let everyone = Namespace(container: Self.alice.container, environment: .development)
+            let once = CKQuerySubscription(
+                recordType: "Note", predicate: NSPredicate(format: "priority > 5"), subscriptionID: "once",
+                options: [.firesOnRecordCreation, .firesOnce])
+            // Saved in the public namespace itself, a subscription has no owner's log: it fires nothing.
+            try subscribe(try engine.database(namespace: everyone, scope: .public), [importantNotes()])
+            let alicePublic = try engine.database(namespace: Self.alice, scope: .public)
+            try subscribe(alicePublic, [importantNotes(), once])
+            let bobWrites = try engine.database(
+                namespace: everyone, scope: .public, caller: Caller(userRecordName: "_bob", role: .user))
+            func publicNote(_ name: String, _ priority: Int) -> CKRecord {
+                let record = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: name))
+                record["title"] = name
+                record["priority"] = priority
+                return record
+            }
+            for (name, priority) in [("p1", 9), ("p2", 1), ("p3", 8)] {
+                let outcome = try bobWrites.modifyRecords(
+                    ModifyRequest(
+                        records: [publicNote(name, priority)], deletes: [], policy: .allKeys, atomic: false,
+                        clientChangeTokenData: nil))
+                _ = try outcome.saveResults[0].1.get()
+            }
+            let aliceLog = try engine.notificationLog(namespace: Self.alice)
+            let entries = try aliceLog.entries(after: 0, limit: 10).entries
+            #expect(
+                entries.map { "\($0.subscriptionID):\($0.recordName ?? "")" } == [
+                    "important:p1", "once:p1", "important:p3",
+                ])
+            #expect(entries.allSatisfy { $0.databaseScope == CKDatabase.Scope.public.rawValue })
+            #expect(try engine.notificationLog(namespace: Self.bob).entries(after: 0, limit: 10).entries.isEmpty)
+            let left = try alicePublic.fetchSubscriptions(nil).map(\.0)
+            #expect(left == ["important"], "the firesOnce subscription went with its index entry")
+            // Deleting the subscription takes it out of the index: nothing fires any more.
+            _ = try alicePublic.modifySubscriptions(saving: [], deleting: ["important"]).deleted[0].1.get()
+            _ = try bobWrites.modifyRecords(
+                ModifyRequest(
+                    records: [publicNote("p4", 9)], deletes: [], policy: .allKeys, atomic: false,
+                    clientChangeTokenData: nil))
+            #expect(try aliceLog.entries(after: 0, limit: 10).entries.count == 3)
+        }
+    }
+
+    @Test func embeddedPublicQuerySubscriptionsAreUnchanged() async throws {
+        try await withEngine(.memory) { engine in
+            let embedded = try engine.database(container: "iCloud.com.example.app", scope: .public)
+            _ = try embedded.modifySubscriptions(saving: [importantNotes()], deleting: []).saved[0].1.get()
+        }
+    }
+
+    @Test func thePayloadParsesAsACloudKitNotification() async throws {
+        try await withEngine(.memory) { engine in
+            let database = try engine.database(namespace: Self.alice, scope: .private)
+            _ = try database.modifyZones(saving: [Self.zone], deleting: [])
+            try subscribe(database, [importantNotes()])
+            _ = try modify(database, save: [note("a", title: String(repeating: "x", count: 150), priority: 9)])
+            let entry = try #require(
+                try engine.notificationLog(namespace: Self.alice).entries(after: 0, limit: 1).entries.first)
+            let payload = entry.payload(container: "iCloud.com.example.app", userRecordName: "_alice")
+            let parsed = try #require(CKNotification.parse(Self.foundation(.object(payload)) as! [String: Any]))
+            let query = try #require(parsed as? CKQueryNotification)
+            #expect(query.recordID?.recordName == "a")
+            #expect(query.recordID?.zoneID.zoneName == "Notes")
+            #expect(query.queryNotificationReason == .recordCreated)
+            #expect(query.subscriptionID == "important")
+            #expect(query.databaseScope == .private)
+            #expect(query.alertBody == "An important note")
+            #expect(query.containerIdentifier == "iCloud.com.example.app")
+            #expect(query.subscriptionOwnerUserRecordID?.recordName == "_alice")
+            #expect((query.recordFields?["title"] as? String)?.count == 100, "truncated to 100 characters")
+        }
+    }
+
+    static func foundation(_ value: NotificationPayloadValue) -> Any {
+        switch value {
+        case .string(let string): return string
+        case .integer(let int): return Int(int)
+        case .double(let double): return double
+        case .strings(let strings): return strings
+        case .object(let object): return object.mapValues { foundation($0) }
+        }
+    }
+}

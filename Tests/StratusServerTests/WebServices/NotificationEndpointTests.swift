@@ -1,0 +1,202 @@
+import Foundation
+import Stratus
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Notifications through a real `stratusd` (decision 0014.4–7): `tokens/create`, the
+/// long-poll and the event stream of the courier URL.
+@Suite("stratusd: notifications")
+struct NotificationEndpointTests {
+    /// A query subscription on important notes and a zone subscription on Notes.
+    static var subscriptions: [CKSubscription] {
+        let important = CKQuerySubscription(
+            recordType: "Note", predicate: NSPredicate(format: "priority > 5"), subscriptionID: "important",
+            options: [.firesOnRecordCreation, .firesOnRecordUpdate])
+        let info = CKSubscription.NotificationInfo()
+        info.alertBody = "Something important"
+        info.desiredKeys = ["title"]
+        important.notificationInfo = info
+        return [
+            important, CKRecordZoneSubscription(zoneID: WebServicesFixture.notesZone.zoneID, subscriptionID: "notes"),
+        ]
+    }
+
+    @Test func aSubscriberReceivesItsCommitsInOrderUntilItAcknowledges() async throws {
+        let ws = try WebServicesFixture()
+        try ws.subscribe(ws.aliceSession, Self.subscriptions)
+        let courier = try await ws.courierPath(as: .alice)
+        try await ws.saveNotes(["a", "b"], priority: 9)
+        try await ws.saveNotes(["c"], priority: 1)
+        let first = try await ws.poll(courier)
+        #expect(first.status == 200, "\(first.json)")
+        #expect(first.positions == [1, 2, 3, 4], "\(first.json)")
+        #expect(first.json["cursor"] as? Int == 0)
+        #expect(first.json["resetRequired"] as? Bool == false)
+        let payloads = first.notifications.compactMap { $0["payload"] as? [String: Any] }
+        let parsed = payloads.compactMap { CKNotification(fromRemoteNotificationDictionary: $0) }
+        #expect(parsed.map { $0.subscriptionID ?? "" } == ["important", "important", "notes", "notes"])
+        let query = try #require(parsed.first as? CKQueryNotification)
+        #expect(query.recordID?.recordName == "a")
+        #expect(query.queryNotificationReason == .recordCreated)
+        #expect(query.alertBody == "Something important")
+        #expect(query.recordFields?["title"] as? String == "a")
+        #expect(query.containerIdentifier == WebServicesFixture.container)
+        #expect(query.subscriptionOwnerUserRecordID?.recordName == (try ws.userRecordName(ws.aliceSession)))
+        // Unacknowledged entries come again, with the same IDs.
+        let again = try await ws.poll(courier, "limit=2&timeout=0")
+        #expect(again.positions == [1, 2])
+        let againIDs = again.notifications.compactMap { ($0["payload"] as? [String: Any]).flatMap(Self.nid) }
+        #expect(againIDs == payloads.prefix(2).compactMap(Self.nid))
+        // after=2 acknowledges 1 and 2; a client that lost its place resumes from the cursor.
+        let acknowledged = try await ws.poll(courier, "after=2&timeout=0")
+        #expect(acknowledged.positions == [3, 4])
+        #expect(acknowledged.json["cursor"] as? Int == 2)
+        let resumed = try await ws.poll(courier)
+        #expect(resumed.positions == [3, 4], "the stored cursor is where a reconnect starts")
+        let ack = try await ws.send(
+            "POST", courier + "/ack", body: try JSONSerialization.data(withJSONObject: ["position": 99]), as: .none)
+        #expect(ack.json["cursor"] as? Int == 4, "never past the last entry: \(ack.json)")
+        #expect(try await ws.poll(courier).positions.isEmpty)
+    }
+
+    @Test func bobsPublicWritesReachAlicesPublicSubscription() async throws {
+        let ws = try WebServicesFixture()
+        try ws.subscribePublic(ws.aliceSession, [Self.subscriptions[0]])
+        let alice = try await ws.courierPath(as: .alice)
+        let bob = try await ws.courierPath(as: .bob)
+        async let waiting = ws.poll(alice, "timeout=20")
+        try await Task.sleep(for: .milliseconds(300))
+        try await ws.saveNotes(["shout"], priority: 9, as: .bob, database: "public", zone: "_defaultZone")
+        let answer = try await waiting
+        #expect(answer.positions == [1], "\(answer.json)")
+        let payload = try #require(answer.notifications.first?["payload"] as? [String: Any])
+        let query = try #require(CKNotification(fromRemoteNotificationDictionary: payload) as? CKQueryNotification)
+        #expect(query.recordID?.recordName == "shout")
+        #expect(query.databaseScope == .public)
+        #expect(try await ws.poll(bob).positions.isEmpty, "bob's own write notifies only alice")
+    }
+
+    @Test func aPollerThatLosesItsPlaceStillGetsEveryEntryInOrder() async throws {
+        let ws = try WebServicesFixture()
+        try ws.subscribe(ws.aliceSession, Self.subscriptions)
+        let courier = try await ws.courierPath(as: .alice)
+        var generator = SystemRandomNumberGenerator()
+        var received: [Int] = []
+        var known: Int?
+        for round in 0..<12 {
+            try await ws.saveNotes(["r\(round)"], priority: 1)
+            // Poll with a small page; sometimes the client "crashes" and forgets its position,
+            // sometimes it acknowledges only part of what it got.
+            let query = known.map { "after=\($0)&limit=2&timeout=0" } ?? "limit=2&timeout=0"
+            let answer = try await ws.poll(courier, query)
+            #expect(answer.status == 200, "\(answer.json)")
+            for position in answer.positions where position > (received.last ?? 0) { received.append(position) }
+            known = Bool.random(using: &generator) ? nil : received.last
+        }
+        // Drain: everything not acknowledged is still there.
+        while true {
+            let answer = try await ws.poll(courier, "after=\(received.last ?? 0)&limit=5&timeout=0")
+            guard !answer.positions.isEmpty else { break }
+            received += answer.positions
+        }
+        #expect(received == Array(1...12), "every entry, in order, none lost")
+    }
+
+    @Test func aWaitingPollWakesWhenACommitNotifies() async throws {
+        let ws = try WebServicesFixture()
+        try ws.subscribe(ws.aliceSession, Self.subscriptions)
+        let courier = try await ws.courierPath(as: .alice)
+        let start = ContinuousClock.now
+        async let waiting = ws.poll(courier, "timeout=20")
+        try await Task.sleep(for: .milliseconds(500))
+        try await ws.saveNotes(["late"], priority: 1)
+        let answer = try await waiting
+        #expect(answer.positions == [1], "\(answer.json)")
+        #expect(ContinuousClock.now - start < .seconds(10), "woken by the commit, not the timeout")
+        let quiet = ContinuousClock.now
+        let empty = try await ws.poll(courier, "after=1&timeout=1")
+        #expect(empty.status == 200 && empty.positions.isEmpty)
+        #expect(ContinuousClock.now - quiet >= .milliseconds(900), "an empty poll waits for its timeout")
+    }
+
+    @Test func tokensAreIsolatedAndCapabilitiesAreNotLogged() async throws {
+        let ws = try WebServicesFixture()
+        try ws.subscribe(ws.aliceSession, Self.subscriptions)
+        try ws.subscribe(ws.bobSession, Self.subscriptions)
+        let alice = try await ws.courierPath(as: .alice)
+        let bob = try await ws.courierPath(as: .bob)
+        try await ws.saveNotes(["mine"], priority: 9)
+        #expect(try await ws.poll(alice).positions == [1, 2])
+        #expect(try await ws.poll(bob).positions.isEmpty, "bob's token never sees alice's entries")
+        #expect(try await ws.createCourier(as: .anonymous).status == 421)
+        #expect(try await ws.createCourier(as: .alice, environment: "production").status == 401)
+        let token = String(alice.split(separator: "/").last ?? "")
+        let bad = try await ws.poll("notifications/1/" + String(token.reversed()))
+        #expect(bad.status == 401)
+        #expect(bad.json["serverErrorCode"] as? String == "AUTHENTICATION_FAILED")
+        try await Task.sleep(for: .milliseconds(200))
+        let log = ws.serverLog
+        #expect(log.contains("/notifications/1/{token}"), "the log line shows the route template")
+        #expect(!log.contains(token), "the courier token is never logged")
+    }
+
+    @Test func theEventStreamResumesAfterLastEventID() async throws {
+        let ws = try WebServicesFixture()
+        try ws.subscribe(ws.aliceSession, Self.subscriptions)
+        let courier = try await ws.courierPath(as: .alice)
+        try await ws.saveNotes(["a"], priority: 9)
+        try await ws.saveNotes(["b"], priority: 9)
+        let all = try ws.readEvents(courier + "/events")
+        #expect(Self.eventIDs(all) == [1, 2, 3, 4], "\(all)")
+        #expect(all.contains("event: notification\ndata: {"))
+        let rest = try ws.readEvents(courier + "/events", lastEventID: 2)
+        #expect(Self.eventIDs(rest) == [3, 4], "\(rest)")
+        // Last-Event-ID acknowledged 2: a poll without a position starts after it.
+        #expect(try await ws.poll(courier).positions == [3, 4])
+    }
+
+    @Test func aCommitThroughAnotherServerWakesAPollWithinThePollInterval() async throws {
+        let ws = try WebServicesFixture(postgres: true)
+        try ws.subscribe(ws.aliceSession, Self.subscriptions)
+        let courier = try await ws.courierPath(as: .alice)
+        let other = try StratusDaemonProcess(arguments: ws.backendArguments)
+        defer { other.stop() }
+        let url = try #require(URL(string: other.baseURL.absoluteString + "/" + courier + "?timeout=20"))
+        let start = ContinuousClock.now
+        async let waiting = URLSession.shared.data(from: url)
+        try await Task.sleep(for: .milliseconds(500))
+        let wrote = ContinuousClock.now
+        try await ws.saveNotes(["elsewhere"], priority: 1)
+        let (data, _) = try await waiting
+        let answer = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let positions = (answer["notifications"] as? [[String: Any]])?.compactMap { $0["position"] as? Int }
+        #expect(positions == [1], "\(answer)")
+        // The head poll runs every 500 ms; the bound leaves room for a loaded machine, well under
+        // the 20 s timeout.
+        #expect(ContinuousClock.now - wrote < .seconds(10), "woken by the head poll, not the timeout")
+        #expect(ContinuousClock.now - start < .seconds(15))
+    }
+
+    @Test func aWaitingPollDoesNotHoldUpShutdown() async throws {
+        let ws = try WebServicesFixture()
+        let courier = try await ws.courierPath(as: .alice)
+        async let waiting = ws.poll(courier, "timeout=50")
+        try await Task.sleep(for: .milliseconds(500))
+        let stopping = ContinuousClock.now
+        #expect(ws.server.stop() == 0)
+        #expect(ContinuousClock.now - stopping < .seconds(10), "SIGTERM ends the long-poll")
+        let answer = try await waiting
+        #expect(answer.status == 200 && answer.positions.isEmpty, "\(answer.json)")
+    }
+
+    static func eventIDs(_ stream: String) -> [Int] {
+        stream.split(separator: "\n").compactMap { $0.hasPrefix("id: ") ? Int($0.dropFirst(4)) : nil }
+    }
+
+    static func nid(_ payload: [String: Any]) -> String? {
+        (payload["ck"] as? [String: Any])?["nid"] as? String
+    }
+}
