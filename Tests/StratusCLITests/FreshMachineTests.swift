@@ -70,9 +70,11 @@ struct FreshMachineTests {
     }
 
     /// A PostgreSQL URL of its own keeps the test command from starting a server; the real
-    /// fresh-root check (debootstrap, mount, chroot) is not for stand-ins.
+    /// fresh-root check (debootstrap, mount, chroot) and the fuzzing of a built stratusd are
+    /// not for stand-ins.
     private static let testCommandEnvironment = [
         "STRATUS_TEST_POSTGRES_URL": "postgresql://postgres@127.0.0.1:1/none", "STRATUS_FRESH_ROOT_CHECK": "no",
+        "STRATUS_SCHEMATHESIS": "no",
     ]
 
     @Test func theTestCommandInstallsBeforeItBuildsOrLints() throws {
