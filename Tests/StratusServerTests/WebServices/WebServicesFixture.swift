@@ -19,7 +19,11 @@ final class WebServicesFixture: Sendable {
     /// Sessions of users `alice` and `bob` (development).
     let aliceSession: String
     let bobSession: String
-    private let postgres: PostgreSQLPrivateServer?
+    /// The private PostgreSQL server, when there is one (a fault test halts and resumes it).
+    let postgres: PostgreSQLPrivateServer?
+    /// The `--backend` arguments of the server (none for SQLite): a second `stratusd` started
+    /// with them in ``directory`` serves the same store.
+    let backendArguments: [String]
 
     init(postgres: Bool = false) throws {
         let directory = try TemporaryDirectory(prefix: "stratusd-ws")
@@ -27,6 +31,7 @@ final class WebServicesFixture: Sendable {
         let database = postgres ? try PostgreSQLPrivateServer() : nil
         self.postgres = database
         let backend = database.map { ["--backend", $0.url.description] } ?? []
+        backendArguments = backend
         func admin(_ arguments: [String]) throws -> String {
             let run = try runAdmin(arguments + backend, in: directory)
             guard run.status == 0 else { throw StratusDaemonProcess.StartFailure(description: run.errors) }
@@ -59,19 +64,22 @@ final class WebServicesFixture: Sendable {
         var records: [[String: Any]] { json["records"] as? [[String: Any]] ?? [] }
     }
 
-    /// `POST /database/1/{container}/development/{database}/{operation}` with `body`.
+    /// `POST /database/1/{container}/development/{database}/{operation}` with `body`, to
+    /// `baseURL` (another `stratusd` on the same store) or else this fixture's server.
     func post(
         _ operation: String, _ body: Any, database: String = "public", as credentials: Credentials = .alice,
-        environment: String = "development"
+        environment: String = "development", at baseURL: URL? = nil
     ) async throws -> Answer {
         try await send(
             "POST", "database/1/\(Self.container)/\(environment)/\(database)/\(operation)",
-            body: try JSONSerialization.data(withJSONObject: body), as: credentials)
+            body: try JSONSerialization.data(withJSONObject: body), as: credentials, at: baseURL)
     }
 
-    /// Any request to `path` (below the server's URL) with raw `body` bytes.
-    func send(_ method: String, _ path: String, body: Data?, as credentials: Credentials) async throws -> Answer {
-        var url = server.baseURL.absoluteString + "/" + path
+    /// Any request to `path` (below `baseURL`, else the server's URL) with raw `body` bytes.
+    func send(_ method: String, _ path: String, body: Data?, as credentials: Credentials, at baseURL: URL? = nil)
+        async throws -> Answer
+    {
+        var url = (baseURL ?? server.baseURL).absoluteString + "/" + path
         switch credentials {
         case .none: break
         case .anonymous: url += "?ckAPIToken=\(apiToken)"
@@ -82,6 +90,8 @@ final class WebServicesFixture: Sendable {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
         request.httpBody = body
+        // A hung request fails the test instead of holding it: no answer takes this long.
+        request.timeoutInterval = 60
         let (data, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? -1
         return Answer(status: status, json: (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
