@@ -10,6 +10,8 @@
 # per-record serverErrorCode) or when RSS was not flat: after a 2 s warm-up, the largest
 # sample of the last third must be at most 1.3 x the largest of the first third.
 #
+# The test command runs it through Tests/StratusServerTests/WebServices/LoadTests.swift.
+#
 #   scripts/load-test.sh [SECONDS]    SECONDS per endpoint, default 8 (STRATUS_LOAD_SECONDS)
 #   STRATUSD=path/to/stratusd         the server to load (default: this checkout's debug build)
 set -euo pipefail

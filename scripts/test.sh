@@ -16,8 +16,6 @@ echo "== swift format lint"
 git ls-files -z '*.swift' | xargs -0 swift format lint --strict
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build --parallel
-# stratusd under wrk on loopback: 0 errors and a flat RSS (about 40 s).
-scripts/load-test.sh
 
 # The DocC catalogs of the library modules, warnings (broken symbol links) as errors.
 echo "== documentation"
