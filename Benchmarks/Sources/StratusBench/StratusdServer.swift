@@ -26,7 +26,7 @@ final class StratusdServer {
         ])
         query = "?ckAPIToken=\(token)&ckWebAuthToken=\(session)"
         let log = directory.appendingPathComponent("stdout")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--port", "0", "--log-level", "warning"] + backendArguments
         process.currentDirectoryURL = directory
@@ -73,7 +73,7 @@ final class StratusdServer {
     private static func output(of executable: String, _ arguments: [String], in directory: URL) throws -> String {
         let process = Process()
         let out = directory.appendingPathComponent("admin-\(UUID())")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: out) }
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
