@@ -79,6 +79,7 @@ final class StratusdServer {
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
