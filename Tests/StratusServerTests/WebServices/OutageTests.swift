@@ -4,8 +4,8 @@ import Testing
 
 /// PostgreSQL halted under a load of writes and reads through `stratusd`, then started again:
 /// meanwhile every answer is a success or a retryable 503 `TRY_AGAIN_LATER` with a
-/// `retryAfter` (never a 500, never a hang), and every client succeeds again on its own once
-/// the database is back (decision 0012's test plan, Faults).
+/// `retryAfter` (never a 500, never a hang) and `/health` says `unavailable`; every client
+/// succeeds again on its own once the database is back (decision 0012's test plan, Faults).
 @Suite("stratusd: PostgreSQL outage under load")
 struct OutageTests {
     /// How long the database stays down.
@@ -24,6 +24,8 @@ struct OutageTests {
             try await Task.sleep(for: .seconds(1))
             try postgres.halt()
             tally.phase(.down)
+            let health = try await ws.send("GET", "health", body: nil, as: .none)
+            #expect(health.status == 503 && health.json["status"] as? String == "unavailable", "\(health.json)")
             try await Task.sleep(for: Self.outage)
             try postgres.resume()
             tally.phase(.resumed)
