@@ -13,7 +13,7 @@ struct OutageTests {
 
     @Test func aPostgreSQLOutageIsRetryableAndOverByItself() async throws {
         let ws = try WebServicesFixture(postgres: true)
-        let postgres = try #require(ws.postgres)
+        let postgres = try #require(ws.postgresServer)
         try await ws.makeAtomicZone()
         let ledger = WriteLedger()
         let tally = OutageTally()

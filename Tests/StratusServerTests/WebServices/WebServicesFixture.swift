@@ -19,10 +19,8 @@ final class WebServicesFixture: Sendable {
     /// Sessions of users `alice` and `bob` (development).
     let aliceSession: String
     let bobSession: String
-    /// The private PostgreSQL server, when there is one (a fault test halts and resumes it).
-    let postgres: PostgreSQLPrivateServer?
-    /// The `--backend` arguments of the server (none for SQLite): a second `stratusd` started
-    /// with them in ``directory`` serves the same store.
+    private let postgres: PostgreSQLPrivateServer?
+    /// `--backend URL` for `stratusd admin` when the store is not the default one.
     let backendArguments: [String]
 
     init(postgres: Bool = false) throws {
@@ -50,6 +48,10 @@ final class WebServicesFixture: Sendable {
         postgres?.stop()
         try? directory.remove()
     }
+
+    /// The private PostgreSQL server, when there is one (a fault test halts and resumes it; a
+    /// second `stratusd` started with ``backendArguments`` in ``directory`` serves the same store).
+    var postgresServer: PostgreSQLPrivateServer? { postgres }
 
     /// Who sends a request.
     enum Credentials {
