@@ -20,7 +20,8 @@ final class WebServicesFixture: Sendable {
     let aliceSession: String
     let bobSession: String
     private let postgres: PostgreSQLPrivateServer?
-    /// `--backend URL` for `stratusd admin` when the store is not the default one.
+    /// `["--backend", url]` for the private PostgreSQL, `[]` for the default SQLite store: how
+    /// a second `stratusd` opens the same store.
     let backendArguments: [String]
 
     init(postgres: Bool = false) throws {
