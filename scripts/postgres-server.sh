@@ -9,6 +9,10 @@
 #                                                        BASE/sock; prints the URL (also in BASE/url)
 #   postgres-server.sh restart BASE fast|immediate       pg_ctl restart -m MODE, waits until it accepts
 #                                                        connections again
+#   postgres-server.sh halt BASE                         stops the server (immediately, a crash) and
+#                                                        keeps BASE: its data directory and port
+#   postgres-server.sh resume BASE                       starts a halted server again on the same data
+#                                                        directory, port and options
 #   postgres-server.sh stop BASE                         stops the server (immediately) and removes BASE
 #
 # BASE is a directory that does not exist yet or is empty. POSTGRES_OPTIONs are passed to the
@@ -44,7 +48,7 @@ without_inherited_descriptors() {
 
 command=${1:-}
 base=${2:-}
-[ -n "$command" ] && [ -n "$base" ] || fail "usage: $0 start|restart|stop BASE [...]"
+[ -n "$command" ] && [ -n "$base" ] || fail "usage: $0 start|restart|halt|resume|stop BASE [...]"
 shift 2
 
 case "$command" in
@@ -66,6 +70,7 @@ start)
     "${as[@]}" "$pgbin/initdb" -D "$base/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync \
         >"$base/initdb.log" 2>&1 || fail "initdb failed: $(tail -n 5 "$base/initdb.log")"
     options="-c listen_addresses=127.0.0.1 -p $port -k $base/sock -c max_connections=400 $*"
+    echo "$options" >"$base/options"
     (without_inherited_descriptors "${as[@]}" "$pgbin/pg_ctl" -D "$base/data" -l "$base/server.log" \
         -o "$options" -w -t 30 start) || fail "the server did not start: $(tail -n 20 "$base/server.log" 2>/dev/null)"
     url="postgresql://postgres@127.0.0.1:$port/postgres"
@@ -79,6 +84,17 @@ restart)
     (without_inherited_descriptors "${as[@]}" "$pgbin/pg_ctl" -D "$base/data" -l "$base/server.log" \
         -m "$mode" -w -t 30 restart) || fail "pg_ctl restart -m $mode failed: $(tail -n 20 "$base/server.log" 2>/dev/null)"
     ;;
+halt)
+    [ -d "$base/data" ] || fail "no server in $base"
+    "${as[@]}" "$pgbin/pg_ctl" -D "$base/data" -m immediate -w stop >/dev/null 2>&1 \
+        || fail "pg_ctl stop -m immediate failed"
+    ;;
+resume)
+    [ -f "$base/options" ] || fail "no halted server in $base"
+    (without_inherited_descriptors "${as[@]}" "$pgbin/pg_ctl" -D "$base/data" -l "$base/server.log" \
+        -o "$(cat "$base/options")" -w -t 30 start) \
+        || fail "the server did not start again: $(tail -n 20 "$base/server.log" 2>/dev/null)"
+    ;;
 stop)
     if [ -d "$base/data" ]; then
         "${as[@]}" "$pgbin/pg_ctl" -D "$base/data" -m immediate -w stop >/dev/null 2>&1 || true
@@ -86,6 +102,6 @@ stop)
     rm -rf "$base"
     ;;
 *)
-    fail "unknown command $command (start, restart or stop)"
+    fail "unknown command $command (start, restart, halt, resume or stop)"
     ;;
 esac

@@ -37,7 +37,7 @@ admin container create "$container" >/dev/null
 token=$(admin token create --container "$container" --environment development)
 session=$(admin session create --container "$container" --environment development --user fuzzer)
 
-(cd "$work" && exec "$stratusd" --port 0 >"$work/stdout" 2>"$work/stderr") &
+(cd "$work" && exec "$stratusd" --port 0 --metrics-port 0 >"$work/stdout" 2>"$work/stderr") &
 server=$!
 url=""
 for _ in $(seq 1 300); do

@@ -46,6 +46,18 @@ public final class PostgreSQLPrivateServer: Sendable {
         _ = try PostgreSQLPrivateServer.run(["restart", base, immediate ? "immediate" : "fast"])
     }
 
+    /// Stops the server at once, as a crash would (`pg_ctl stop -m immediate`), keeping its data
+    /// directory and port for ``resume()``: an outage that clients see as refused connections.
+    public func halt() throws {
+        _ = try PostgreSQLPrivateServer.run(["halt", base])
+    }
+
+    /// Starts a halted server again on the same data directory, port and options, and waits
+    /// until it accepts connections.
+    public func resume() throws {
+        _ = try PostgreSQLPrivateServer.run(["resume", base])
+    }
+
     /// Stops the server and removes its directory. Calling it again does nothing.
     public func stop() {
         PostgreSQLPrivateServer.stop(base)

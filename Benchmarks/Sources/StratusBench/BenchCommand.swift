@@ -9,7 +9,9 @@ struct BenchCommand: ParsableCommand {
             Without a subcommand, runs the benchmark (`run`). Build and run it in release mode from the \
             repository's root; see Docs/Performance.md for what is measured and the latest results.
             """,
-        subcommands: [RunCommand.self, ReplayCommand.self, ProfileCommand.self, DrainRSSCommand.self],
+        subcommands: [
+            RunCommand.self, ReplayCommand.self, ProfileCommand.self, DrainRSSCommand.self, HTTPCommand.self,
+        ],
         defaultSubcommand: RunCommand.self
     )
 }

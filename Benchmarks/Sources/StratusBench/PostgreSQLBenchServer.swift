@@ -20,14 +20,18 @@ final class PostgreSQLBenchServer {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/postgres-server.sh").path
 
-    /// Creates a cluster in a new temporary directory and starts it (the script honours
-    /// `STRATUS_PG_BIN`, else `/usr/lib/postgresql/15/bin`).
-    init() throws {
+    /// The settings of the Kinto peer's server (`run-peer.sh`), for `stratus-bench http`'s
+    /// side-by-side figures: no durability at all.
+    static let peerSettings = ["fsync=off", "synchronous_commit=off", "full_page_writes=off"]
+
+    /// Creates a cluster in a new temporary directory and starts it with `settings` (the
+    /// script honours `STRATUS_PG_BIN`, else `/usr/lib/postgresql/15/bin`).
+    init(settings: [String] = durableSettings) throws {
         base =
             FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-pg-\(UUID().uuidString)")
             .path
         do {
-            try Self.run(["start", base] + Self.durableSettings.flatMap { ["-c", $0] })
+            try Self.run(["start", base] + settings.flatMap { ["-c", $0] })
             url = try String(contentsOfFile: base + "/url", encoding: .utf8)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         } catch {

@@ -50,6 +50,10 @@ final class WebServicesFixture: Sendable {
         try? directory.remove()
     }
 
+    /// The private PostgreSQL server, when there is one (a fault test halts and resumes it; a
+    /// second `stratusd` started with ``backendArguments`` in ``directory`` serves the same store).
+    var postgresServer: PostgreSQLPrivateServer? { postgres }
+
     /// Who sends a request.
     enum Credentials {
         case none, anonymous, alice, bob
@@ -63,19 +67,22 @@ final class WebServicesFixture: Sendable {
         var records: [[String: Any]] { json["records"] as? [[String: Any]] ?? [] }
     }
 
-    /// `POST /database/1/{container}/development/{database}/{operation}` with `body`.
+    /// `POST /database/1/{container}/development/{database}/{operation}` with `body`, to
+    /// `baseURL` (another `stratusd` on the same store) or else this fixture's server.
     func post(
         _ operation: String, _ body: Any, database: String = "public", as credentials: Credentials = .alice,
-        environment: String = "development"
+        environment: String = "development", at baseURL: URL? = nil
     ) async throws -> Answer {
         try await send(
             "POST", "database/1/\(Self.container)/\(environment)/\(database)/\(operation)",
-            body: try JSONSerialization.data(withJSONObject: body), as: credentials)
+            body: try JSONSerialization.data(withJSONObject: body), as: credentials, at: baseURL)
     }
 
-    /// Any request to `path` (below the server's URL) with raw `body` bytes.
-    func send(_ method: String, _ path: String, body: Data?, as credentials: Credentials) async throws -> Answer {
-        var url = server.baseURL.absoluteString + "/" + path
+    /// Any request to `path` (below `baseURL`, else the server's URL) with raw `body` bytes.
+    func send(_ method: String, _ path: String, body: Data?, as credentials: Credentials, at baseURL: URL? = nil)
+        async throws -> Answer
+    {
+        var url = (baseURL ?? server.baseURL).absoluteString + "/" + path
         switch credentials {
         case .none: break
         case .anonymous: url += "?ckAPIToken=\(apiToken)"
@@ -86,6 +93,8 @@ final class WebServicesFixture: Sendable {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
         request.httpBody = body
+        // A hung request fails the test instead of holding it: no answer takes this long.
+        request.timeoutInterval = 60
         let (data, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? -1
         return Answer(status: status, json: (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])

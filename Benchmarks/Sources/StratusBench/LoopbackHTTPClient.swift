@@ -1,0 +1,112 @@
+import Foundation
+
+/// A blocking HTTP/1.1 client on one keep-alive TCP connection to 127.0.0.1: the peer
+/// benchmark's client shape (Python's `http.client` on one connection), without a client
+/// library's own cost in the figures. Reads `Content-Length` and chunked bodies.
+final class LoopbackHTTPClient {
+    private let socket: Int32
+    private let host: String
+    private var buffer: [UInt8] = []
+
+    /// A response: status and body bytes.
+    struct Response {
+        var status: Int
+        var body: [UInt8]
+    }
+
+    /// Connects to `127.0.0.1:port`.
+    init(port: Int) throws {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw BenchmarkFailure("socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(socket)
+            throw BenchmarkFailure("connect to 127.0.0.1:\(port): \(String(cString: strerror(errno)))")
+        }
+        var one: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        self.socket = socket
+        host = "127.0.0.1:\(port)"
+    }
+
+    deinit { close(socket) }
+
+    /// Sends one request and reads its response.
+    func send(_ method: String, _ target: String, body: [UInt8] = []) throws -> Response {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\n"
+        if !body.isEmpty || method == "POST" {
+            head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+        }
+        try write(Array((head + "\r\n").utf8) + body)
+        return try readResponse()
+    }
+
+    private func write(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Foundation.send(socket, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { throw BenchmarkFailure("send: \(String(cString: strerror(errno)))") }
+            sent += count
+        }
+    }
+
+    /// Reads more bytes into the buffer; throws when the server closed the connection.
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { throw BenchmarkFailure("the server closed the connection") }
+        buffer.append(contentsOf: chunk[0..<count])
+    }
+
+    /// The bytes up to (not including) the next CRLF, consumed with it.
+    private func line() throws -> String {
+        while true {
+            if let end = buffer.indices.dropLast().first(where: { buffer[$0] == 13 && buffer[$0 + 1] == 10 }) {
+                let text = String(decoding: buffer[..<end], as: UTF8.self)
+                buffer.removeFirst(end + 2)
+                return text
+            }
+            try fill()
+        }
+    }
+
+    private func take(_ count: Int) throws -> [UInt8] {
+        while buffer.count < count { try fill() }
+        let bytes = Array(buffer[..<count])
+        buffer.removeFirst(count)
+        return bytes
+    }
+
+    private func readResponse() throws -> Response {
+        let statusLine = try line()
+        let parts = statusLine.split(separator: " ")
+        guard parts.count >= 2, let status = Int(parts[1]) else {
+            throw BenchmarkFailure("not an HTTP status line: \(statusLine)")
+        }
+        var length = 0
+        var chunked = false
+        while case let header = try line(), !header.isEmpty {
+            let lower = header.lowercased()
+            if lower.hasPrefix("content-length:") {
+                length = Int(lower.dropFirst(15).trimmingCharacters(in: .whitespaces)) ?? 0
+            }
+            if lower.hasPrefix("transfer-encoding:") && lower.contains("chunked") { chunked = true }
+        }
+        guard chunked else { return Response(status: status, body: try take(length)) }
+        var body: [UInt8] = []
+        while let size = Int(try line().split(separator: ";")[0], radix: 16), size > 0 {
+            body += try take(size)
+            _ = try line()
+        }
+        _ = try line()
+        return Response(status: status, body: body)
+    }
+}
