@@ -10,6 +10,8 @@ final class ServerState: Sendable {
     let authenticator: Authenticator
     let limits: StratusServer.Limits
     let logger: Logger
+    /// The HMAC key asset URLs and receipts are signed with (decision 0012.8).
+    let assetKeys = AssetKeyring()
 
     init(engine: Engine, limits: StratusServer.Limits, logger: Logger) {
         self.engine = engine

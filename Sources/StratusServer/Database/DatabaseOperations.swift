@@ -4,5 +4,6 @@ enum DatabaseOperations {
         RecordsModify.operation, RecordsLookup.operation, ZoneChangesEndpoints.recordsChanges,
         ZoneChangesEndpoints.changesZone, DatabaseChangesEndpoints.changesDatabase,
         DatabaseChangesEndpoints.zonesChanges, ZoneEndpoints.list, ZoneEndpoints.lookup, ZoneEndpoints.modify,
+        AssetUpload.operation,
     ]
 }
