@@ -57,6 +57,26 @@ struct AssetEndpointTests {
         #expect(gone.json["serverErrorCode"] as? String == "NOT_FOUND")
     }
 
+    @Test func aChangeFeedCarriesDownloadURLs() async throws {
+        let ws = try WebServicesFixture()
+        let zone = ["zoneName": "Photos"]
+        let made = try await ws.post(
+            "zones/modify", ["operations": [["operationType": "create", "zone": ["zoneID": zone]]]],
+            database: "private")
+        #expect(made.status == 200, "\(made.json)")
+        let content = Self.bytes(64)
+        let singleFile = try await ws.upload(content)
+        var body = Self.create("p2", fields: ["photo": ["value": singleFile]])
+        body["zoneID"] = zone
+        let saved = try await ws.post("records/modify", body, database: "private")
+        #expect(saved.records.first?["serverErrorCode"] == nil, "\(saved.json)")
+
+        let changes = try await ws.post("records/changes", ["zoneID": zone], database: "private")
+        let changed = (changes.records.first?["fields"] as? [String: [String: Any]])?["photo"]?["value"]
+        let url = try #require((changed as? [String: Any])?["downloadURL"] as? String, "\(changes.json)")
+        #expect(try await ws.request("GET", url: url).data == content)
+    }
+
     @Test func anAssetListIsSavedAndEachItemDownloads() async throws {
         let ws = try WebServicesFixture()
         let urls = try await ws.uploadURLs(fields: ["album", "album"], database: "public")
