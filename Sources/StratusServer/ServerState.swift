@@ -14,6 +14,8 @@ final class ServerState: Sendable {
     let logger: Logger
     /// Wakes the waiting long-polls and event streams (decision 0014.6).
     let notificationHub: NotificationHub
+    /// The HMAC key asset URLs and receipts are signed with (decision 0012.8).
+    let assetKeys = AssetKeyring()
 
     init(engine: Engine, limits: StratusServer.Limits, maximumBodyBytes: Int, logger: Logger) {
         self.maximumBodyBytes = maximumBodyBytes

@@ -18,14 +18,17 @@ public struct StratusServer: Sendable {
         public var engineThreads: Int
         /// Engine calls waiting or running beyond which requests get 503 `TRY_AGAIN_LATER`.
         public var maximumPendingRequests: Int
+        /// The largest asset an upload URL takes; a larger one gets 413 (decision 0012.8).
+        public var maximumAssetBytes: Int
 
-        /// Two engine threads per core, 256 pending calls.
+        /// Two engine threads per core, 256 pending calls, 1 MiB assets.
         public init(
             engineThreads: Int = 2 * ProcessInfo.processInfo.activeProcessorCount,
-            maximumPendingRequests: Int = 256
+            maximumPendingRequests: Int = 256, maximumAssetBytes: Int = 1 << 20
         ) {
             self.engineThreads = engineThreads
             self.maximumPendingRequests = maximumPendingRequests
+            self.maximumAssetBytes = maximumAssetBytes
         }
     }
 
@@ -97,14 +100,19 @@ public struct StratusServer: Sendable {
         defer { maintenance.cancel() }
         let notificationPolling = Task { await state.notificationHub.run() }
         defer { notificationPolling.cancel() }
+        let assetMaintenance = Task { await AssetMaintenance(server: state).run() }
+        defer { assetMaintenance.cancel() }
         do {
+            try await AssetMaintenance(server: state).prepare()
             try await application.runService()
         } catch {
             maintenance.cancel()
+            assetMaintenance.cancel()
             try? await state.executor.shutdown()
             throw error
         }
         maintenance.cancel()
+        assetMaintenance.cancel()
         // The requests in flight have finished: the engine's threads can go.
         try await state.executor.shutdown()
     }
@@ -120,6 +128,7 @@ public struct StratusServer: Sendable {
         NotificationRoutes(server: state).register(on: router)
         DatabaseRoutes(server: state, operations: DatabaseOperations.all).register(on: router)
         SessionRoutes(server: state).register(on: router)
+        AssetRoutes(server: state).register(on: router)
         router.add(middleware: CredentialsRequiredMiddleware())
         return router
     }

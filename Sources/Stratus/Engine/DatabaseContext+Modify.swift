@@ -749,6 +749,7 @@ extension DatabaseContext {
             try txn.set(keys.asset(id), bytes)
             return .asset(AssetValue(contentID: id, size: Int64(bytes.count), pendingFile: nil))
         case .asset(let asset) where !owned.contains(asset.contentID):
+            if let adopted = try adoptStagedContent(asset, txn) { return .asset(adopted) }
             let bytes: [UInt8]
             if let file = asset.pendingFile, let pending = contents[file.path] {
                 bytes = pending

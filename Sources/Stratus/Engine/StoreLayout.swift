@@ -2,7 +2,8 @@ import Foundation
 import StratusBackend
 
 /// The engine's key layout (decisions 0002, 0008, 0012.10). Every key starts with one of these
-/// bytes. Tag `08` (long-lived leases, server) is planned by decision 0014 and not yet used.
+/// bytes. Tag `08` (long-lived leases, server) is planned by decision 0014 and not yet used;
+/// `09` is the staged-asset queue (decision 0012.8).
 enum StoreLayout {
     /// Store-wide metadata: `[0x01] + ("store")`, and the number counter `[0x01] + ("containers")`.
     static let metaTag: UInt8 = 0x01
@@ -24,6 +25,10 @@ enum StoreLayout {
     /// Notification logs (decision 0014.2): `[0x07] + (n_U) + 00` → head, `[0x07] + (n_U) + 01
     /// + (position)` → entry (``NotificationLog``).
     static let notificationTag: UInt8 = 0x07
+    /// Staged asset content waiting for a record (stratusd's uploads, decision 0012.8):
+    /// `[0x09] + (staged at, ms since 1970; database number; scope; content ID)` → empty, in
+    /// time order so one scan finds what is old enough to purge in every database.
+    static let stagedAssetTag: UInt8 = 0x09
 
     static var storeMetaKey: [UInt8] { OrderedKey([metaTag]).appending("store").bytes }
     /// The next container or namespace number (one counter for both directories).
@@ -59,6 +64,8 @@ struct DatabaseKeys: Sendable {
     static let valueIndexTag: UInt8 = 0x24
     static let backReferenceTag: UInt8 = 0x25
     static let assetTag: UInt8 = 0x26
+    /// Staged asset content no record holds yet: `(content ID)` → staged at (ms since 1970).
+    static let stagedAssetTag: UInt8 = 0x27
     static let recordTypeTag: UInt8 = 0x30
     static let subscriptionTag: UInt8 = 0x40
     /// In a public database: `41 (record type, n_U, id)` → empty, user U's query subscription
@@ -135,6 +142,11 @@ struct DatabaseKeys: Sendable {
 
     func asset(_ contentID: String) -> [UInt8] {
         prefix.appending(tag: DatabaseKeys.assetTag).appending(contentID).bytes
+    }
+
+    /// The marker of staged content `contentID` that no record holds yet.
+    func stagedAsset(_ contentID: String) -> [UInt8] {
+        prefix.appending(tag: DatabaseKeys.stagedAssetTag).appending(contentID).bytes
     }
 
     func recordType(_ name: String) -> [UInt8] {

@@ -13,8 +13,13 @@ extension DatabaseCall {
         JSONBody.response(value)
     }
 
-    /// The translator for this caller (zone owners written as the caller's record name).
+    /// The translator for this caller (zone owners written as the caller's record name), with
+    /// this database's asset receipts and download URLs (decision 0012.8).
     var translator: WSRecordTranslator {
-        WSRecordTranslator(callerRecordName: path.scope == .public ? nil : caller.userRecordName)
+        WSRecordTranslator(
+            callerRecordName: path.scope == .public ? nil : caller.userRecordName,
+            assets: server.assetKeys.current.map {
+                AssetFieldCoder(key: $0, database: AssetDatabase(self), origin: origin)
+            })
     }
 }

@@ -15,6 +15,9 @@ struct DatabaseCall: Sendable {
     /// The request ID (`uuid` in error dictionaries, and the log line's).
     var requestID: String
     var server: ServerState
+    /// `scheme://host[:port]` the client reached the server at, in front of the asset URLs
+    /// this request answers (``AssetRoutes/origin(of:)``).
+    var origin: String = ""
 
     /// The engine's context for this request's database: the container × environment's public
     /// database, or the caller's own private or shared database.

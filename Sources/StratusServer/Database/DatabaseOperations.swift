@@ -6,5 +6,6 @@ enum DatabaseOperations {
         DatabaseChangesEndpoints.zonesChanges, ZoneEndpoints.list, ZoneEndpoints.lookup, ZoneEndpoints.modify,
         RecordsQuery.operation, UsersEndpoints.caller, UsersEndpoints.current, SubscriptionEndpoints.list,
         SubscriptionEndpoints.lookup, SubscriptionEndpoints.modify,
+        AssetUpload.operation,
     ]
 }

@@ -40,7 +40,9 @@ struct DatabaseRoutes: Sendable {
         let body = try await server.collectBody(request)
         let caller = try await complete(pending, path: path, operation: operation, body: body, request, context)
         return try await operation.handle(
-            DatabaseCall(path: path, caller: caller, body: body, requestID: context.id, server: server))
+            DatabaseCall(
+                path: path, caller: caller, body: body, requestID: context.id, server: server,
+                origin: AssetRoutes.origin(of: request)))
     }
 
     /// A path below a database that the API does not have: 404 once the credentials hold, so

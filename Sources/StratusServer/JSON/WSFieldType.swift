@@ -14,7 +14,7 @@ package enum WSFieldType: String, Sendable, CaseIterable {
     case reference = "REFERENCE"
     /// A location `{latitude, longitude, …}`.
     case location = "LOCATION"
-    /// An asset (not served yet).
+    /// An asset `{fileChecksum, size, receipt, downloadURL, …}`.
     case asset = "ASSET"
     /// An input alias of ``asset``, never emitted.
     case assetID = "ASSETID"
@@ -32,7 +32,7 @@ package enum WSFieldType: String, Sendable, CaseIterable {
     case referenceList = "REFERENCE_LIST"
     /// A list of locations.
     case locationList = "LOCATION_LIST"
-    /// A list of assets (not served yet).
+    /// A list of assets.
     case assetList = "ASSET_LIST"
     /// A list whose item type is inferred from its first item; also the tag of an empty list
     /// on output, whose item type a record does not keep.

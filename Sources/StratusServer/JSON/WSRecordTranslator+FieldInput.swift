@@ -60,8 +60,8 @@ extension WSRecordTranslator {
         -> any CKRecordValue
     {
         switch tag {
-        case .asset, .assetID, .assetList:
-            throw WSValueProblem("asset uploads are not served yet: stratusd does not accept ASSET fields")
+        case .asset, .assetID:
+            return try asset(value)
         case .list:
             guard case .array(let items) = value else { throw .expected("an array", found: value) }
             return try list(items, of: try inferredItemType(items), zone: zone)
@@ -108,8 +108,16 @@ extension WSRecordTranslator {
         case .timestamp: return try map(items, timestamp)
         case .reference: return try map(items) { (item) throws(WSValueProblem) in try reference(item, zone: zone) }
         case .location: return try map(items, location)
-        default: throw WSValueProblem("asset uploads are not served yet: stratusd does not accept ASSET fields")
+        default: return try map(items, asset)
         }
+    }
+
+    /// An asset from its dictionary `{receipt, …}`, checked by the server's ``assets``.
+    private func asset(_ value: JSONValue) throws(WSValueProblem) -> CKAsset {
+        guard let assets else {
+            throw WSValueProblem("assets need a receipt from this server's assets/upload, and none can be checked here")
+        }
+        return try assets.asset(from: value)
     }
 
     private func map<T>(

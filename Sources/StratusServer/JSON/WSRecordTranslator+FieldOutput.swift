@@ -4,9 +4,8 @@ package import Stratus
 /// Record values out, as field dictionaries `{value, type}`.
 extension WSRecordTranslator {
     /// The field dictionary `{value, type}` of a record value; `nil` for an asset (or a list
-    /// of them), which responses omit until stratusd serves assets (0012.8): the engine does
-    /// not expose an asset's size or checksum through `CKAsset`, and a dictionary without
-    /// `downloadURL` would promise content a client cannot fetch.
+    /// of them) when the translator has no ``assets`` to write its download URL (a dictionary
+    /// without `downloadURL` would promise content a client cannot fetch).
     ///
     /// Integers and booleans are INT64, doubles DOUBLE, dates TIMESTAMP (ms, rounded), data
     /// BYTES (padded base64), lists the `_LIST` tag of their items (integers and doubles mixed:
@@ -48,8 +47,12 @@ extension WSRecordTranslator {
         ]
     }
 
-    /// A scalar record value; `nil` for an asset or a value the engine does not store.
+    /// A scalar record value; `nil` for a value the engine does not store, or an asset
+    /// without ``assets``.
     private func outputValue(_ value: Any) -> WSOutputValue? {
+        if let asset = value as? CKAsset {
+            return assets?.dictionary(for: asset).map { .other(.asset, $0) }
+        }
         // An NSNumber also casts to Bool and the integer types on Linux: decide by its own type.
         if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
             let objCType = String(cString: number.objCType)

@@ -40,7 +40,7 @@ extension WSRecordTranslator {
         var fields: [String: JSONValue] = [:]
         for key in desiredKeys ?? record.allKeys() {
             guard let value = record[key] else { continue }
-            // Nil for assets: omitted until assets are served (see fieldDictionary(for:)).
+            // Nil for assets when there is no asset coder (see fieldDictionary(for:)).
             fields[key] = fieldDictionary(for: value, numbersAsStrings: numbersAsStrings)
         }
         return fields

@@ -15,9 +15,14 @@ package struct WSRecordTranslator: Sendable {
     /// writes `__defaultOwner__`.
     package var callerRecordName: String?
 
+    /// Reads receipts and writes download URLs for ASSET fields; without it, ASSET fields are
+    /// refused in requests and omitted from responses.
+    package var assets: (any WSAssetCoding)?
+
     /// A translator for `callerRecordName`'s requests.
-    package init(callerRecordName: String? = nil) {
+    package init(callerRecordName: String? = nil, assets: (any WSAssetCoding)? = nil) {
         self.callerRecordName = callerRecordName
+        self.assets = assets
     }
 
     // MARK: Zone IDs
@@ -57,7 +62,7 @@ package struct WSRecordTranslator: Sendable {
     /// to the engine's save mode).
     ///
     /// - Throws: ``WSTranslationError`` naming the field and tag for a value that is not of its
-    ///   tag, an unknown tag, a mixed list, an asset (not served yet), a `VALIDATE` reference or
+    ///   tag, an unknown tag, a mixed list, an asset whose receipt fails, a `VALIDATE` reference or
     ///   a non-finite number; or for a missing `recordType` or a malformed `parent`.
     package func record(
         from dictionary: WSRecordDictionary, defaultZone: CKRecordZone.ID

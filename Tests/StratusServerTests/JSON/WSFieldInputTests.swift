@@ -197,10 +197,16 @@ struct WSFieldInputTests {
             #"{"value": {"latitude": "north", "longitude": 1}}"#,
             #"Field 'f' (LOCATION, inferred): latitude: expected a number or a numeric string, found a string ("north")"#
         ),
-        (#"{"value": {"receipt": "r"}}"#, "Field 'f' (ASSET, inferred): asset uploads are not served yet"),
-        (#"{"value": {"receipt": "r"}, "type": "ASSET"}"#, "Field 'f' (ASSET): asset uploads are not served yet"),
-        (#"{"value": {"receipt": "r"}, "type": "ASSETID"}"#, "Field 'f' (ASSETID): asset uploads are not served yet"),
-        (#"{"value": [], "type": "ASSET_LIST"}"#, "Field 'f' (ASSET_LIST): asset uploads are not served yet"),
+        (#"{"value": {"receipt": "r"}}"#, "Field 'f' (ASSET, inferred): assets need a receipt from this server"),
+        (#"{"value": {"receipt": "r"}, "type": "ASSET"}"#, "Field 'f' (ASSET): assets need a receipt from this server"),
+        (
+            #"{"value": {"receipt": "r"}, "type": "ASSETID"}"#,
+            "Field 'f' (ASSETID): assets need a receipt from this server"
+        ),
+        (
+            #"{"value": [{"receipt": "r"}], "type": "ASSET_LIST"}"#,
+            "Field 'f' (ASSET_LIST): item 0: assets need a receipt from this server"
+        ),
         (#"{"value": {"x": 1}}"#, "Field 'f' (no type given): cannot infer a type from an object without recordName"),
         (#"{"value": [1, "a"]}"#, "Field 'f' (LIST, inferred): a list mixing INT64 and STRING items (item 1)"),
         (#"{"value": [1, 2.5], "type": "LIST"}"#, "Field 'f' (LIST): a list mixing INT64 and DOUBLE items (item 1)"),

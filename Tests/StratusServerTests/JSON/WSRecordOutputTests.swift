@@ -138,7 +138,8 @@ struct WSRecordOutputTests {
         #expect(fields({ $0["s"] = "12" }, numbersAsStrings: true) == #"{"s":{"type":"STRING","value":"12"}}"#)
     }
 
-    @Test func assetsAreOmittedUntilServed() {
+    /// Without an asset coder (no server to sign download URLs) assets are left out.
+    @Test func assetsAreOmittedWithoutAnAssetCoder() {
         #expect(fields { $0["a"] = CKAsset(fileURL: URL(fileURLWithPath: "/tmp/a")) } == "{}")
         #expect(fields { $0["a"] = [CKAsset(fileURL: URL(fileURLWithPath: "/tmp/a"))] } == "{}")
         #expect(

@@ -191,34 +191,3 @@ extension JSONValue {
         return [:]
     }
 }
-
-extension WebServicesFixture {
-    /// An answer as bytes: status, body and `Content-Type`.
-    struct RawAnswer: Sendable {
-        var status: Int
-        var body: Data
-        var contentType: String?
-    }
-
-    /// Any request to `path` (below the server's URL), answered as bytes.
-    func raw(
-        _ method: String, _ path: String, body: Data?, as credentials: Credentials, headers: [String: String] = [:]
-    ) async throws -> RawAnswer {
-        var url = server.baseURL.absoluteString + "/" + path
-        switch credentials {
-        case .none: break
-        case .anonymous: url += "?ckAPIToken=\(apiToken)"
-        case .alice: url += "?ckAPIToken=\(apiToken)&ckWebAuthToken=\(aliceSession)"
-        case .bob: url += "?ckAPIToken=\(apiToken)&ckWebAuthToken=\(bobSession)"
-        case .raw(let query): url += "?" + query
-        }
-        var request = URLRequest(url: URL(string: url)!)
-        request.httpMethod = method
-        request.httpBody = body
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as? HTTPURLResponse
-        return RawAnswer(
-            status: http?.statusCode ?? -1, body: data, contentType: http?.value(forHTTPHeaderField: "Content-Type"))
-    }
-}

@@ -78,10 +78,28 @@ final class WebServicesFixture: Sendable {
             body: try JSONSerialization.data(withJSONObject: body), as: credentials, at: baseURL)
     }
 
+    /// An answer as bytes: status, body and `Content-Type`.
+    struct RawAnswer: Sendable {
+        var status: Int
+        var body: Data
+        var contentType: String?
+        /// The body as a JSON object (empty when it is not one).
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    }
+
     /// Any request to `path` (below `baseURL`, else the server's URL) with raw `body` bytes.
     func send(_ method: String, _ path: String, body: Data?, as credentials: Credentials, at baseURL: URL? = nil)
         async throws -> Answer
     {
+        let answer = try await raw(method, path, body: body, as: credentials, at: baseURL)
+        return Answer(status: answer.status, json: answer.json)
+    }
+
+    /// Any request to `path` (below `baseURL`, else the server's URL), answered as bytes.
+    func raw(
+        _ method: String, _ path: String, body: Data?, as credentials: Credentials, at baseURL: URL? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> RawAnswer {
         var url = (baseURL ?? server.baseURL).absoluteString + "/" + path
         switch credentials {
         case .none: break
@@ -90,13 +108,22 @@ final class WebServicesFixture: Sendable {
         case .bob: url += "?ckAPIToken=\(apiToken)&ckWebAuthToken=\(bobSession)"
         case .raw(let query): url += "?" + query
         }
-        var request = URLRequest(url: URL(string: url)!)
+        return try await request(method, url: url, body: body, headers: headers)
+    }
+
+    /// `method` to an absolute `url` (an upload or download URL too) with `body` and `headers`.
+    func request(_ method: String, url: String, body: Data? = nil, headers: [String: String] = [:]) async throws
+        -> RawAnswer
+    {
+        var request = URLRequest(url: try #require(URL(string: url)))
         request.httpMethod = method
         request.httpBody = body
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         // A hung request fails the test instead of holding it: no answer takes this long.
         request.timeoutInterval = 60
         let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? -1
-        return Answer(status: status, json: (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+        let http = response as? HTTPURLResponse
+        return RawAnswer(
+            status: http?.statusCode ?? -1, body: data, contentType: http?.value(forHTTPHeaderField: "Content-Type"))
     }
 }

@@ -1,0 +1,107 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+internal import Stratus
+
+/// The asset URLs (decision 0012.8): `POST /assets/1/{grant}?e=…&s=…` takes an upload's bytes
+/// and answers its receipt; `GET /assets/1/download/{ticket}?e=…&s=…` answers stored content.
+/// Both are capabilities: they need no credentials, only a signature that verifies and has not
+/// expired — otherwise 401 `AUTHENTICATION_FAILED`, as for any bad credential.
+struct AssetRoutes: Sendable {
+    let server: ServerState
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.post("/assets/1/:ticket") { request, context in try await upload(request, context) }
+        router.get("/assets/1/download/:ticket") { request, context in try await download(request, context) }
+    }
+
+    /// `scheme://host[:port]` the client used (its `Host`), `https` when a proxy says
+    /// `X-Forwarded-Proto: https`; empty when the request names no host (the URLs are then
+    /// relative).
+    static func origin(of request: Request) -> String {
+        guard let authority = request.head.authority, !authority.isEmpty else { return "" }
+        let forwarded = request.headers[HTTPField.Name("X-Forwarded-Proto")!]
+        return (forwarded == "https" ? "https://" : "http://") + authority
+    }
+
+    private func upload(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (ticket, key) = try verified(.upload, request, context)
+        guard ticket.fields.count == 9, let database = AssetDatabase(fields: ticket.fields[0..<4]) else {
+            throw Self.badSignature
+        }
+        let bytes = try await body(request)
+        let checksum = Data(SHA256.hash(data: bytes)).base64EncodedString()
+        let engine = server.engine
+        let contentID = try await server.executor.run(requestID: context.id) {
+            try database.context(engine).stageAsset(bytes, label: checksum)
+        }
+        let receipt = AssetReceipt(database: database, contentID: contentID, size: Int64(bytes.count))
+        return JSONBody.response([
+            "singleFile": [
+                "fileChecksum": .string(checksum), "size": .integer(Int64(bytes.count)),
+                "receipt": .string(receipt.text(key: key, now: Date())),
+            ]
+        ])
+    }
+
+    private func download(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (ticket, _) = try verified(.download, request, context)
+        guard ticket.fields.count == 5, let database = AssetDatabase(fields: ticket.fields[0..<4]) else {
+            throw Self.badSignature
+        }
+        let engine = server.engine
+        let contentID = ticket.fields[4]
+        let content = try await server.executor.run(requestID: context.id) {
+            try database.context(engine).assetContent(contentID)
+        }
+        guard let content else {
+            throw ServerError(
+                .notFound, "NOT_FOUND", "the asset is no longer stored (its record was changed or deleted)",
+                stratusErrorCode: "unknownItem")
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "application/octet-stream"
+        headers[.cacheControl] = "private, no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: content)))
+    }
+
+    /// The ticket in the path, its signature and expiry checked, with the key that signed it.
+    private func verified(_ purpose: AssetTicket.Purpose, _ request: Request, _ context: BasicRequestContext)
+        throws(ServerError) -> (AssetTicket, SymmetricKey)
+    {
+        guard let key = server.assetKeys.current else { throw Self.keyUnavailable }
+        let query = request.uri.queryParameters
+        guard let fields = context.parameters.get("ticket"), let expiryText = query["e"],
+            let expiry = Int64(String(expiryText)), let signature = query["s"],
+            let ticket = AssetTicket.decode(purpose: purpose, fields: fields, expiry: expiry),
+            ticket.isSigned(String(signature), with: key)
+        else { throw Self.badSignature }
+        guard expiry > Int64(Date().timeIntervalSince1970) else {
+            throw ServerError.authenticationFailed(
+                "this asset URL has expired (upload URLs last 15 minutes, download URLs an hour): ask for a new one")
+        }
+        return (ticket, key)
+    }
+
+    /// The body, refused with 413 beyond ``StratusServer/Limits/maximumAssetBytes``.
+    private func body(_ request: Request) async throws -> [UInt8] {
+        let limit = server.limits.maximumAssetBytes
+        do {
+            return Array(try await request.body.collect(upTo: limit).readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw ServerError(
+                .contentTooLarge, "BAD_REQUEST",
+                "the asset is larger than this server's limit of \(limit) bytes (decision 0012.8)",
+                stratusErrorCode: "limitExceeded")
+        }
+    }
+
+    static let badSignature = ServerError.authenticationFailed(
+        "this asset URL's signature does not verify: use the URL exactly as the server gave it")
+
+    static let keyUnavailable = ServerError(
+        .serviceUnavailable, "TRY_AGAIN_LATER", "the server's signing key is not loaded yet", retryAfter: 1,
+        stratusErrorCode: "serviceUnavailable")
+}
