@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The C libraries the package builds against (installed as root, or the apt-get line to run).
-scripts/require-system-packages.sh
+# The C libraries the package builds against, and python3 with venv for schemathesis below
+# (installed as root, or the apt-get line to run).
+scripts/require-system-packages.sh python3-venv
 
 # A private PostgreSQL 15 server for the PostgreSQL tests, unless STRATUS_TEST_POSTGRES_URL is set.
 source scripts/test-postgres-server.sh
