@@ -110,6 +110,10 @@ struct OpenAPIConformanceTests {
                 + #""fieldValue": {"value": "text"}}], "sortBy": [{"systemFieldName": "recordName"}]}, "#
                 + #""numbersAsStrings": true}"#, credentials: .anonymous),
         Exchange(
+            operation: "records/modify",
+            body: #"{"operations": [{"operationType": "create", "record": {"recordName": "second", "#
+                + #""recordType": "Note"}}]}"#),
+        Exchange(
             operation: "records/query", body: #"{"query": {"recordType": "Note"}, "resultsLimit": 1}"#),
         Exchange(
             operation: "records/query", body: #"{"query": {"recordType": "Note"}, "zoneWide": true}"#,
@@ -173,6 +177,7 @@ struct OpenAPIConformanceTests {
         var covered: Set<String> = []
         // The kinds of subscription entries seen in 200s: saved, deleted, error.
         var subscriptionEntries: Set<String> = []
+        var continuationMarkers = 0
         for exchange in Self.exchanges {
             let path =
                 "database/1/\(WebServicesFixture.container)/\(exchange.environment)/\(exchange.database)/"
@@ -181,6 +186,9 @@ struct OpenAPIConformanceTests {
                 exchange.method, path, body: exchange.body.map { Data($0.utf8) }, as: exchange.credentials)
             try check(answer, exchange.method, "/" + path, document)
             covered.insert("\(exchange.method) \(document.template(for: "/" + path) ?? path) \(answer.status)")
+            if answer.status == 200, try JSONValue.parse(answer.body)["continuationMarker"] != nil {
+                continuationMarkers += 1
+            }
             if answer.status == 200, case .array(let items)? = try JSONValue.parse(answer.body)["subscriptions"] {
                 for item in items {
                     subscriptionEntries.insert(
@@ -189,6 +197,7 @@ struct OpenAPIConformanceTests {
             }
         }
         #expect(subscriptionEntries == ["saved", "deleted", "error"], "\(subscriptionEntries)")
+        #expect(continuationMarkers > 0, "no records/query page with a continuationMarker was checked")
         // Over the 16 MiB body limit: 413, answered before parsing.
         let large = "/database/1/\(WebServicesFixture.container)/development/public/records/lookup"
         let tooLarge = try await fixture.raw(
