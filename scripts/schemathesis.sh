@@ -16,7 +16,7 @@ examples=${STRATUS_SCHEMATHESIS_EXAMPLES:-20}
 venv=.build/schemathesis-venv
 # python3 with venv and pip (Debian's python3-venv), installed as root like the build's libraries.
 scripts/require-system-packages.sh python3-venv
-if [ "$("$venv/bin/schemathesis" --version 2>/dev/null || true)" != "Schemathesis v$version" ]; then
+if [ "$("$venv/bin/schemathesis" --version 2>/dev/null || true)" != "schemathesis, version $version" ]; then
     echo "== schemathesis: installing $version into $venv"
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$version"
