@@ -20,8 +20,14 @@ swift test --skip-build --parallel
 
 # stratusd fuzzed against its OpenAPI document (schemathesis from PyPI, pinned, in a venv under
 # .build/): no 5xx, every response valid, every status documented. Bounded to 120 s.
-echo "== schemathesis"
-scripts/schemathesis.sh
+# (FreshMachineTests runs this script with stand-in tools and STRATUS_SCHEMATHESIS=no: the
+# stand-ins have no stratusd to fuzz.)
+if [ "${STRATUS_SCHEMATHESIS:-yes}" = no ]; then
+    echo "== schemathesis: turned off (STRATUS_SCHEMATHESIS=no)"
+else
+    echo "== schemathesis"
+    scripts/schemathesis.sh
+fi
 
 # The DocC catalogs of the library modules, warnings (broken symbol links) as errors.
 echo "== documentation"
