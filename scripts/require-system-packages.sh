@@ -8,8 +8,10 @@
 #
 # plus pkg-config itself, through which the package's system-library targets find them.
 # Usage: scripts/require-system-packages.sh [DEBIAN_PACKAGE...]
-#   DEBIAN_PACKAGEs are extra packages to make sure of (scripts/test.sh adds the PostgreSQL
-#   server), checked with dpkg-query.
+#   DEBIAN_PACKAGEs are extra packages to make sure of, checked with dpkg-query, except
+#   python3-venv: scripts/schemathesis.sh (and scripts/test.sh, which runs it) asks for it, and
+#   it counts as there when `python3` can make a virtual environment with pip in it (Debian's
+#   python3 needs python3-venv for ensurepip; a python3 of one's own, from pyenv say, has it).
 #
 # As root, installs what is missing with apt-get (update, then install) and says so on
 # standard error. As another user, changes nothing: it prints the exact command to run and
@@ -36,8 +38,16 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 have_library sqlite3 libsqlite3-dev || missing+=(libsqlite3-dev)
 have_library lmdb liblmdb-dev || missing+=(liblmdb-dev)
 have_library libpq libpq-dev || missing+=(libpq-dev)
+# Whether `python3` can make a virtual environment with pip (venv runs ensurepip).
+have_python_venv() {
+    command -v python3 >/dev/null 2>&1 && python3 -c 'import ensurepip, venv' >/dev/null 2>&1
+}
+
 for package in "$@"; do
-    installed "$package" || missing+=("$package")
+    case $package in
+        python3-venv) have_python_venv || missing+=(python3-venv) ;;
+        *) installed "$package" || missing+=("$package") ;;
+    esac
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 

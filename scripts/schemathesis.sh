@@ -14,7 +14,9 @@ version=4.32.5
 budget=${STRATUS_SCHEMATHESIS_SECONDS:-120}
 examples=${STRATUS_SCHEMATHESIS_EXAMPLES:-20}
 venv=.build/schemathesis-venv
-if [ "$("$venv/bin/schemathesis" --version 2>/dev/null || true)" != "Schemathesis v$version" ]; then
+# python3 with venv and pip (Debian's python3-venv), installed as root like the build's libraries.
+scripts/require-system-packages.sh python3-venv
+if [ "$("$venv/bin/schemathesis" --version 2>/dev/null || true)" != "schemathesis, version $version" ]; then
     echo "== schemathesis: installing $version into $venv"
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$version"

@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The C libraries the package builds against (installed as root, or the apt-get line to run).
-scripts/require-system-packages.sh
+# The C libraries the package builds against, and python3 with venv for schemathesis below
+# (installed as root, or the apt-get line to run).
+scripts/require-system-packages.sh python3-venv
 
 # A private PostgreSQL 15 server for the PostgreSQL tests, unless STRATUS_TEST_POSTGRES_URL is set.
 source scripts/test-postgres-server.sh
@@ -19,8 +20,8 @@ swift test --skip-build --parallel
 
 # stratusd fuzzed against its OpenAPI document (schemathesis from PyPI, pinned, in a venv under
 # .build/): no 5xx, every response valid, every status documented. Bounded to 120 s.
-# (FreshMachineTests runs this script with stand-in tools and STRATUS_SCHEMATHESIS=no: a stand-in
-# `swift` builds no stratusd to fuzz.)
+# (FreshMachineTests runs this script with stand-in tools and STRATUS_SCHEMATHESIS=no: the
+# stand-ins have no stratusd to fuzz.)
 if [ "${STRATUS_SCHEMATHESIS:-yes}" = no ]; then
     echo "== schemathesis: turned off (STRATUS_SCHEMATHESIS=no)"
 else

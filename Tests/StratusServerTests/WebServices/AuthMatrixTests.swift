@@ -11,6 +11,8 @@ struct AuthMatrixTests {
         var operation: String
         var body: @Sendable () -> String?
         var writes = false
+        /// Whether it needs someone to answer for (subscriptions): a user, or a server key.
+        var needsUser = false
         var description: String { "\(method) \(operation)" }
     }
 
@@ -35,6 +37,19 @@ struct AuthMatrixTests {
                 #"{"operations": [{"operationType": "create", "zone": {"zoneID": {"zoneName": "z\#(UUID())"}}}]}"#
             },
             writes: true),
+        Endpoint(operation: "records/query", body: { #"{"query": {"recordType": "Note"}, "zoneWide": true}"# }),
+        Endpoint(method: "GET", operation: "users/caller", body: { nil }),
+        Endpoint(operation: "users/current", body: { "{}" }),
+        Endpoint(method: "GET", operation: "subscriptions/list", body: { nil }, needsUser: true),
+        Endpoint(
+            operation: "subscriptions/lookup", body: { #"{"subscriptions": [{"subscriptionID": "x"}]}"# },
+            needsUser: true),
+        Endpoint(
+            operation: "subscriptions/modify",
+            body: {
+                #"{"operations": [{"operationType": "create", "subscription": {"subscriptionID": "s-\#(UUID())", "#
+                    + #""subscriptionType": "query", "query": {"recordType": "Note"}}}]}"#
+            }, writes: true, needsUser: true),
     ]
 
     /// What a request should get: a status and, for a refusal, its `serverErrorCode`.
@@ -119,8 +134,12 @@ struct AuthMatrixTests {
 
     @Test func anAPITokenAloneReadsThePublicDatabaseOnly() async throws {
         let setting = try Setting()
+        // A public record of the type records/query asks for, so an anonymous query can answer 200.
+        let note =
+            #"{"operations": [{"operationType": "create", "record": {"recordName": "n", "recordType": "Note"}}]}"#
+        #expect(try await setting.fixture.post("records/modify", try json(note), as: .alice).status == 200)
         try await expectAll(setting, .anonymous, databases: ["public"], "API token only, public") { endpoint, _ in
-            endpoint.writes ? .required : Self.publicRead(endpoint)
+            endpoint.writes || endpoint.needsUser ? .required : Self.publicRead(endpoint)
         }
         try await expectAll(setting, .anonymous, databases: ["private", "shared"], "API token only") { _, _ in
             .required
@@ -163,9 +182,15 @@ struct AuthMatrixTests {
     }
 
     /// A user's answer in their shared database: 200, except one zone's changes, since nobody
-    /// shared the zone `Matrix` with them (404 `ZONE_NOT_FOUND`, not an auth refusal).
+    /// shared the zone `Matrix` with them (404 `ZONE_NOT_FOUND`, not an auth refusal), and a
+    /// query over every zone, which the shared database does not take (400 `BAD_REQUEST`: it
+    /// needs a zone ID).
     static func sharedDatabase(_ endpoint: Endpoint) -> Expected {
-        endpoint.operation == "records/changes" ? Expected(status: 404, code: "ZONE_NOT_FOUND") : .ok
+        switch endpoint.operation {
+        case "records/changes": return Expected(status: 404, code: "ZONE_NOT_FOUND")
+        case "records/query": return Expected(status: 400, code: "BAD_REQUEST")
+        default: return .ok
+        }
     }
 
     @Test func aUserCannotChangeAnotherUsersPublicRecord() async throws {

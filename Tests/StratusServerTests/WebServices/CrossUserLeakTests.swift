@@ -4,7 +4,8 @@ import Testing
 /// The cross-user leak test (decision 0013): bob fills his private database (a zone of his
 /// own, records with canary strings) and a public record; alice then calls every served
 /// endpoint on her private database with bob's record names, zone names, owner name and sync
-/// tokens. No answer to alice may contain a canary.
+/// tokens, and asks for bob's subscriptions (whose filters and alerts carry canaries too) in the
+/// private and the public database. No answer to alice may contain a canary.
 @Suite("Web Services: no user sees another's private data", .serialized)
 struct CrossUserLeakTests {
     /// What bob left behind: names and tokens alice will try.
@@ -20,15 +21,46 @@ struct CrossUserLeakTests {
         let fixture = try WebServicesFixture()
         let bob = try await fill(fixture)
         var answers = 0
-        for (operation, body) in requests(bob) {
-            let path = "database/1/\(WebServicesFixture.container)/development/private/\(operation)"
+        let calls = requests(bob).map { ("private", $0.0, $0.1) } + subscriptionRequests
+        for (database, operation, body) in calls {
+            let path = "database/1/\(WebServicesFixture.container)/development/\(database)/\(operation)"
             let answer = try await fixture.raw("POST", path, body: Data(body.utf8), as: .alice)
             let text = String(decoding: answer.body, as: UTF8.self)
-            #expect(!text.contains(Self.canary), "alice's \(operation) \(body) answered bob's canary: \(text)")
+            #expect(
+                !text.contains(Self.canary), "alice's \(database) \(operation) \(body) answered bob's canary: \(text)")
             #expect(answer.status != 500, "\(operation): \(text)")
             answers += 1
         }
-        #expect(answers == requests(bob).count)
+        #expect(answers == calls.count)
+        // Alice's delete of bob's subscription ID deleted nothing of bob's.
+        for database in ["private", "public"] {
+            let path = "database/1/\(WebServicesFixture.container)/development/\(database)/subscriptions/list"
+            let bobs = try await fixture.raw("POST", path, body: nil, as: .bob)
+            let text = String(decoding: bobs.body, as: UTF8.self)
+            #expect(text.contains("bob-sub") && text.contains(Self.canary), "bob's \(database) subscription: \(text)")
+        }
+    }
+
+    /// Bob's subscription, its filter value and alert the canary.
+    static let bobsSubscription =
+        #"{"operations": [{"operationType": "create", "subscription": {"subscriptionID": "bob-sub", "#
+        + #""subscriptionType": "query", "query": {"recordType": "Secret", "filterBy": [{"comparator": "EQUALS", "#
+        + #""fieldName": "note", "fieldValue": {"value": "\#(canary)"}}]}, "#
+        + #""notificationInfo": {"alertBody": "\#(canary)"}}}]}"#
+
+    /// Alice's subscription calls with bob's subscription ID, in both databases that keep them.
+    var subscriptionRequests: [(String, String, String)] {
+        ["private", "public"].flatMap { database in
+            [
+                (database, "subscriptions/list", "{}"),
+                (database, "subscriptions/lookup", #"{"subscriptions": [{"subscriptionID": "bob-sub"}]}"#),
+                (
+                    database, "subscriptions/modify",
+                    #"{"operations": [{"operationType": "delete", "subscription": {"subscriptionID": "bob-sub"}}]}"#
+                ),
+                (database, "subscriptions/list", "{}"),
+            ]
+        }
     }
 
     /// Bob's zone, records and tokens; fails when bob's own requests fail.
@@ -47,6 +79,12 @@ struct CrossUserLeakTests {
         let publicBody = #"{"operations": [\#(record("bob-public"))]}"#
         let published = try await fixture.post("records/modify", try json(publicBody), database: "public", as: .bob)
         #expect(published.status == 200 && published.records.first?["serverErrorCode"] == nil, "\(published.json)")
+        for database in ["private", "public"] {
+            let saved = try await fixture.post(
+                "subscriptions/modify", try json(Self.bobsSubscription), database: database, as: .bob)
+            #expect(
+                String(describing: saved.json).contains(Self.canary), "bob's \(database) subscription: \(saved.json)")
+        }
         let changes = try await fixture.post(
             "records/changes", try json(#"{"zoneID": {"zoneName": "BobZone"}}"#), database: "private", as: .bob)
         let text = String(describing: changes.json)
@@ -80,6 +118,12 @@ struct CrossUserLeakTests {
                     #"{"zones": [{"zoneID": \#(zone)}, {"zoneID": \#(zone), "syncToken": "\#(bob.syncToken)"}]}"#
                 ),
                 ("zones/lookup", #"{"zones": [{"zoneID": \#(zone)}]}"#),
+                ("records/query", #"{"zoneID": \#(zone), "query": {"recordType": "Secret"}}"#),
+                (
+                    "records/query",
+                    #"{"zoneID": \#(zone), "query": {"recordType": "Secret", "filterBy": [{"comparator": "BEGINS_WITH", "#
+                        + #""fieldName": "note", "fieldValue": {"value": "CANARY"}}]}}"#
+                ),
                 (
                     "records/modify",
                     #"{"zoneID": \#(zone), "operations": [{"operationType": "forceDelete", "record": "#
@@ -90,6 +134,8 @@ struct CrossUserLeakTests {
         list += [
             ("changes/database", "{}"), ("changes/database", #"{"syncToken": "\#(bob.databaseToken)"}"#),
             ("zones/changes", #"{"metaSyncToken": "\#(bob.databaseToken)"}"#), ("zones/list", "{}"),
+            ("records/query", #"{"zoneWide": true, "query": {"recordType": "Secret"}}"#),
+            ("users/caller", "{}"),
         ]
         return list
     }

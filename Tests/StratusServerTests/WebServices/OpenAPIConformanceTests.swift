@@ -104,12 +104,80 @@ struct OpenAPIConformanceTests {
         Exchange(operation: "changes/database", body: #"{"syncToken": "AAAA"}"#, database: "private"),
         Exchange(operation: "zones/changes", body: "{}", database: "private"),
         Exchange(operation: "zones/changes", body: #"{"resultsLimit": 0}"#, database: "private"),
+        Exchange(
+            operation: "records/query",
+            body: #"{"query": {"recordType": "Note", "filterBy": [{"comparator": "EQUALS", "fieldName": "s", "#
+                + #""fieldValue": {"value": "text"}}], "sortBy": [{"systemFieldName": "recordName"}]}, "#
+                + #""numbersAsStrings": true}"#, credentials: .anonymous),
+        Exchange(
+            operation: "records/modify",
+            body: #"{"operations": [{"operationType": "create", "record": {"recordName": "second", "#
+                + #""recordType": "Note"}}]}"#),
+        Exchange(
+            operation: "records/query", body: #"{"query": {"recordType": "Note"}, "resultsLimit": 1}"#),
+        Exchange(
+            operation: "records/query", body: #"{"query": {"recordType": "Note"}, "zoneWide": true}"#,
+            database: "private"),
+        Exchange(
+            operation: "records/query",
+            body: #"{"query": {"recordType": "Note", "filterBy": [{"comparator": "SOUNDS_LIKE", "fieldName": "s", "#
+                + #""fieldValue": {"value": "x"}}]}}"#),
+        Exchange(operation: "records/query", body: #"{"query": {"recordType": "Note"}, "continuationMarker": "!"}"#),
+        Exchange(
+            operation: "records/query", body: #"{"query": {"recordType": "Note"}, "zoneID": {"zoneName": "nope"}}"#,
+            database: "private"),
+        Exchange(
+            operation: "records/query", body: #"{"query": {"recordType": "Note"}}"#, database: "private",
+            credentials: .anonymous),
+        Exchange(method: "GET", operation: "users/caller"),
+        Exchange(method: "GET", operation: "users/caller", credentials: .anonymous),
+        Exchange(operation: "users/current", body: "{}", database: "private", credentials: .bob),
+        Exchange(method: "PUT", operation: "users/current"),
+        Exchange(
+            operation: "subscriptions/modify",
+            body: #"{"operations": [{"operationType": "create", "subscription": {"subscriptionID": "q", "#
+                + #""subscriptionType": "query", "query": {"recordType": "Note", "filterBy": ["#
+                + #"{"comparator": "IN", "fieldName": "i", "fieldValue": {"value": [1, 2]}}, "#
+                + #"{"comparator": "NEAR", "fieldName": "l", "distance": 500, "fieldValue": "#
+                + #"{"value": {"latitude": 1.5, "longitude": 2.5}}}, "#
+                + #"{"comparator": "EQUALS", "systemFieldName": "recordName", "fieldValue": {"value": "a"}}]}, "#
+                + #""firesOn": ["create", "update"], "notificationInfo": {"alertBody": "new", "shouldBadge": true, "#
+                + #""alertLocalizationArgs": ["x"]}}}, {"operationType": "create", "subscription": "#
+                + #"{"subscriptionID": "z", "subscriptionType": "zone", "zoneID": {"zoneName": "Z"}}}, "#
+                + #"{"operationType": "create", "subscription": {"subscriptionID": "d", "#
+                + #""subscriptionType": "database"}}, {"operationType": "delete", "subscription": "#
+                + #"{"subscriptionID": "never-saved"}}]}"#, database: "private"),
+        Exchange(
+            operation: "subscriptions/modify",
+            body: #"{"operations": [{"operationType": "create", "subscription": {"subscriptionID": "pub", "#
+                + #""subscriptionType": "database"}}, {"operationType": "create", "subscription": "#
+                + #"{"subscriptionID": "pq", "subscriptionType": "query", "query": {"recordType": "Note"}}}]}"#),
+        Exchange(operation: "subscriptions/list", database: "private"),
+        Exchange(method: "GET", operation: "subscriptions/list"),
+        Exchange(
+            operation: "subscriptions/lookup",
+            body: #"{"subscriptions": [{"subscriptionID": "q"}, {"subscriptionID": "missing"}]}"#,
+            database: "private"),
+        Exchange(
+            operation: "subscriptions/modify",
+            body: #"{"operations": [{"operationType": "delete", "subscription": {"subscriptionID": "q"}}]}"#,
+            database: "private"),
+        Exchange(
+            operation: "subscriptions/modify",
+            body: #"{"operations": [{"operationType": "create", "subscription": {"subscriptionID": "x", "#
+                + #""subscriptionType": "sometimes"}}]}"#, database: "private"),
+        Exchange(operation: "subscriptions/lookup", body: #"{"subscriptions": [{}]}"#),
+        Exchange(method: "GET", operation: "subscriptions/list", credentials: .anonymous),
+        Exchange(method: "GET", operation: "subscriptions/lookup", database: "private"),
     ]
 
     @Test func everyResponseMatchesTheDocument() async throws {
         let document = try OpenAPIDocument.load()
         let fixture = try WebServicesFixture()
         var covered: Set<String> = []
+        // The kinds of subscription entries seen in 200s: saved, deleted, error.
+        var subscriptionEntries: Set<String> = []
+        var continuationMarkers = 0
         for exchange in Self.exchanges {
             let path =
                 "database/1/\(WebServicesFixture.container)/\(exchange.environment)/\(exchange.database)/"
@@ -118,7 +186,18 @@ struct OpenAPIConformanceTests {
                 exchange.method, path, body: exchange.body.map { Data($0.utf8) }, as: exchange.credentials)
             try check(answer, exchange.method, "/" + path, document)
             covered.insert("\(exchange.method) \(document.template(for: "/" + path) ?? path) \(answer.status)")
+            if answer.status == 200, try JSONValue.parse(answer.body)["continuationMarker"] != nil {
+                continuationMarkers += 1
+            }
+            if answer.status == 200, case .array(let items)? = try JSONValue.parse(answer.body)["subscriptions"] {
+                for item in items {
+                    subscriptionEntries.insert(
+                        item["serverErrorCode"] != nil ? "error" : item["deleted"] != nil ? "deleted" : "saved")
+                }
+            }
         }
+        #expect(subscriptionEntries == ["saved", "deleted", "error"], "\(subscriptionEntries)")
+        #expect(continuationMarkers > 0, "no records/query page with a continuationMarker was checked")
         // Over the 16 MiB body limit: 413, answered before parsing.
         let large = "/database/1/\(WebServicesFixture.container)/development/public/records/lookup"
         let tooLarge = try await fixture.raw(
@@ -130,7 +209,8 @@ struct OpenAPIConformanceTests {
         try check(health, "GET", "/health", document)
         for served in [
             "records/modify", "records/lookup", "records/changes", "changes/zone", "changes/database",
-            "zones/changes", "zones/lookup", "zones/modify", "zones/list",
+            "zones/changes", "zones/lookup", "zones/modify", "zones/list", "records/query", "users/caller",
+            "users/current", "subscriptions/list", "subscriptions/lookup", "subscriptions/modify",
         ] {
             #expect(covered.contains { $0.contains("/\(served) 200") }, "no 200 of \(served) was checked")
         }
@@ -178,6 +258,18 @@ struct OpenAPIConformanceTests {
         #expect(!document.problems(["records": [unknownKey]], schema).isEmpty, "an undocumented key")
         let badCode: JSONValue = ["recordName": "a", "serverErrorCode": "OOPS", "reason": "r", "uuid": "u"]
         #expect(!document.problems(["records": [badCode]], schema).isEmpty, "a code outside Apple's 14")
+        let subscriptions = try document.responseSchema(
+            "POST", "/database/1/c/development/private/subscriptions/modify", status: 200)
+        let saved: JSONValue = ["subscriptionID": "s", "subscriptionType": "database"]
+        #expect(
+            document.problems(["subscriptions": [saved, ["subscriptionID": "s", "deleted": true]]], subscriptions)
+                .isEmpty)
+        let savedAndFailed: JSONValue = .object(
+            saved.objectMembers.merging(["serverErrorCode": "NOT_FOUND", "reason": "r", "uuid": "u"]) { $1 })
+        #expect(!document.problems(["subscriptions": [savedAndFailed]], subscriptions).isEmpty, "two shapes at once")
+        #expect(
+            !document.problems(["subscriptions": [["subscriptionID": "s", "subscriptionType": "push"]]], subscriptions)
+                .isEmpty)
         #expect(throws: OpenAPIDocument.Missing.self) {
             try document.responseSchema("POST", "/database/1/c/development/public/records/lookup", status: 418)
         }

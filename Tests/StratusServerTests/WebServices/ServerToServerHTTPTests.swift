@@ -100,6 +100,31 @@ struct ServerToServerHTTPTests {
         #expect(try await signer.send(Self.read, lookup, mixed, query: token) == failed, "with an API token")
     }
 
+    /// A server key answers for itself: users/caller names it `_server_<key ID>`, and the
+    /// subscriptions it saves in the public database are its own, not any user's.
+    @Test func aServerKeysSubscriptionsAreItsOwn() async throws {
+        let signer = try Signer()
+        let caller = signer.path("users/caller")
+        let named = try await signer.fixture.raw(
+            "POST", String(caller.dropFirst()), body: Data("{}".utf8), as: .none,
+            headers: try signer.headers(body: "{}", path: caller))
+        let name = (try? JSONSerialization.jsonObject(with: named.body)) as? [String: Any]
+        #expect(named.status == 200 && name?["userRecordName"] as? String == "_server_" + signer.keyID)
+        let modify = signer.path("subscriptions/modify")
+        let save =
+            #"{"operations": [{"operationType": "create", "subscription": {"subscriptionID": "by-key", "#
+            + #""subscriptionType": "query", "query": {"recordType": "Note"}}}]}"#
+        #expect(try await signer.send(save, modify, try signer.headers(body: save, path: modify)) == (200, nil))
+        let list = signer.path("subscriptions/list")
+        let own = try await signer.fixture.raw(
+            "POST", String(list.dropFirst()), body: Data("{}".utf8), as: .none,
+            headers: try signer.headers(body: "{}", path: list))
+        #expect(String(decoding: own.body, as: UTF8.self).contains(#""by-key""#), "the key lists its subscription")
+        let alices = try await signer.fixture.raw("POST", String(list.dropFirst()), body: nil, as: .alice)
+        #expect(alices.status == 200)
+        #expect(!String(decoding: alices.body, as: UTF8.self).contains("by-key"), "alice does not see the key's")
+    }
+
     @Test func aSignedRequestReachesEveryEndpointOfThePublicDatabaseOnly() async throws {
         let signer = try Signer()
         for database in ["public", "private", "shared"] {
