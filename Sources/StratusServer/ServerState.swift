@@ -9,6 +9,8 @@ final class ServerState: Sendable {
     let authStore: AuthStore
     let authenticator: Authenticator
     let limits: StratusServer.Limits
+    /// Whether the API listener serves HTTPS (the scheme of the URLs the server hands out).
+    let servesTLS: Bool
     /// The largest request body read (``ConnectionSettings/maxBodyBytes``).
     let maximumBodyBytes: Int
     let logger: Logger
@@ -17,8 +19,9 @@ final class ServerState: Sendable {
     /// The HMAC key asset URLs and receipts are signed with (decision 0012.8).
     let assetKeys = AssetKeyring()
 
-    init(engine: Engine, limits: StratusServer.Limits, maximumBodyBytes: Int, logger: Logger) {
+    init(engine: Engine, limits: StratusServer.Limits, maximumBodyBytes: Int, servesTLS: Bool, logger: Logger) {
         self.maximumBodyBytes = maximumBodyBytes
+        self.servesTLS = servesTLS
         self.engine = engine
         self.executor = EngineExecutor(
             threads: limits.engineThreads, maximumPending: limits.maximumPendingRequests, logger: logger)

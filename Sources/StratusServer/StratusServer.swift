@@ -86,6 +86,7 @@ public struct StratusServer: Sendable {
             metadata: ["stratus.location": "\(location)", "stratus.http.address": "\(address.host):\(address.port)"])
         let state = ServerState(
             engine: try Engine(backend: backend), limits: limits, maximumBodyBytes: connections.maxBodyBytes,
+            servesTLS: connections.tls != nil,
             logger: logger)
         state.executor.start()
         let application = Application(

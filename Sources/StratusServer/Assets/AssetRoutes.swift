@@ -17,15 +17,6 @@ struct AssetRoutes: Sendable {
         router.get("/assets/1/download/:ticket") { request, context in try await download(request, context) }
     }
 
-    /// `scheme://host[:port]` the client used (its `Host`), `https` when a proxy says
-    /// `X-Forwarded-Proto: https`; empty when the request names no host (the URLs are then
-    /// relative).
-    static func origin(of request: Request) -> String {
-        guard let authority = request.head.authority, !authority.isEmpty else { return "" }
-        let forwarded = request.headers[HTTPField.Name("X-Forwarded-Proto")!]
-        return (forwarded == "https" ? "https://" : "http://") + authority
-    }
-
     private func upload(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let (ticket, key) = try verified(.upload, request, context)
         guard ticket.fields.count == 9, let database = AssetDatabase(fields: ticket.fields[0..<4]) else {

@@ -16,7 +16,7 @@ struct DatabaseCall: Sendable {
     var requestID: String
     var server: ServerState
     /// `scheme://host[:port]` the client reached the server at, in front of the asset URLs
-    /// this request answers (``AssetRoutes/origin(of:)``).
+    /// this request answers (``RequestOrigin/of(_:servesTLS:)``).
     var origin: String = ""
 
     /// The engine's context for this request's database: the container × environment's public

@@ -42,7 +42,7 @@ struct DatabaseRoutes: Sendable {
         return try await operation.handle(
             DatabaseCall(
                 path: path, caller: caller, body: body, requestID: context.id, server: server,
-                origin: AssetRoutes.origin(of: request)))
+                origin: RequestOrigin.of(request, servesTLS: server.servesTLS)))
     }
 
     /// A path below a database that the API does not have: 404 once the credentials hold, so

@@ -41,7 +41,7 @@ struct TokensCreateRoute: Sendable {
                 container: container, environment: environment, userRecordName: userRecordName,
                 apnsEnvironment: apnsEnvironment)
         }
-        let base = Self.baseURL(request)
+        let base = RequestOrigin.of(request, servesTLS: server.servesTLS)
         let answer: JSONValue = .object([
             "apnsEnvironment": .string(apnsEnvironment),
             "apnsToken": .string(Secret.hex(SessionToken.digest(of: token).prefix(8))),
@@ -94,11 +94,6 @@ struct TokensCreateRoute: Sendable {
         return (container, environment)
     }
 
-    /// `http://{Host}`: the server as the client reached it.
-    static func baseURL(_ request: Request) -> String {
-        let host = request.head.authority ?? "localhost"
-        return "http://\(host)"
-    }
 }
 
 extension DatabasePath {

@@ -95,5 +95,13 @@ struct AppleExampleTests {
         #expect(token.status == 200, "\(String(decoding: token.body, as: UTF8.self))")
         #expect(token.json["apnsEnvironment"] as? String == "development")
         #expect((token.json["webcourierURL"] as? String)?.contains("/notifications/1/") == true)
+        #expect((token.json["webcourierURL"] as? String)?.hasPrefix("http://") == true)
+        let proxied = try await ws.raw(
+            "POST", "database/1/\(WebServicesFixture.container)/development/tokens/create",
+            body: Data(#"{"apnsEnvironment":"development"}"#.utf8), as: .alice,
+            headers: ["X-Forwarded-Proto": "https"])
+        #expect(
+            (proxied.json["webcourierURL"] as? String)?.hasPrefix("https://") == true,
+            "behind a TLS-terminating proxy the courier URL is https: \(proxied.json)")
     }
 }
