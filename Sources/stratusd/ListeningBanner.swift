@@ -33,9 +33,12 @@ actor ListeningBanner {
             stratusd listening on \(api) — backend \(location)
             stratusd metrics on \(metrics)
               health:      curl \(api)/health
-              credentials: stratusd admin container create NAME; stratusd admin token create \
-            --container NAME --environment development (the endpoints that use them are being \
-            built: Docs/Server.md)
+              container:   stratusd admin container create NAME
+              API token:   stratusd admin token create --container NAME --environment development
+              a session:   stratusd admin session create --container NAME --environment development \
+            --user ID
+              then:        curl -X POST '\(api)/database/1/NAME/development/public/records/lookup\
+            ?ckAPIToken=TOKEN' -d '{"records": [{"recordName": "x"}]}'   (Docs/Server.md)
 
             """
         FileHandle.standardOutput.write(Data(banner.utf8))
