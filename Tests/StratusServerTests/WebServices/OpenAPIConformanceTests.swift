@@ -243,6 +243,28 @@ struct OpenAPIConformanceTests {
         #expect(unknown.status == 401)
         try check(unknown, "GET", courierPath + "x", document)
         covered.insert("GET /notifications/1/{token} \(unknown.status)")
+        // An upload URL of assets/upload: the bytes → the receipt; a changed signature → 401; a
+        // download ticket that does not verify → 401.
+        let asked = try await fixture.raw(
+            "POST", "database/1/\(WebServicesFixture.container)/development/public/assets/upload",
+            body: Data(#"{"tokens": [{"recordType": "Note", "fieldName": "file"}]}"#.utf8), as: .alice)
+        guard case .array(let tokens)? = try JSONValue.parse(asked.body)["tokens"],
+            case .string(let uploadURL)? = tokens.first?["url"], let uploadPath = URL(string: uploadURL)?.path
+        else {
+            Issue.record("assets/upload answered no url: \(String(decoding: asked.body, as: UTF8.self))")
+            return
+        }
+        let uploaded = try await fixture.request("POST", url: uploadURL, body: Data("bytes".utf8))
+        #expect(uploaded.status == 200)
+        try check(uploaded, "POST", uploadPath, document)
+        #expect(try JSONValue.parse(uploaded.body)["singleFile"]?["size"] == .integer(5))
+        let forged = try await fixture.request("POST", url: uploadURL + "0", body: Data("bytes".utf8))
+        #expect(forged.status == 401)
+        try check(forged, "POST", uploadPath, document)
+        let download = try await fixture.request(
+            "GET", url: fixture.server.baseURL.absoluteString + "/assets/1/download/x?e=1&s=0")
+        #expect(download.status == 401)
+        try check(download, "GET", "/assets/1/download/x", document)
         let health = try await fixture.raw("GET", "health", body: nil, as: .none)
         try check(health, "GET", "/health", document)
         for served in [
