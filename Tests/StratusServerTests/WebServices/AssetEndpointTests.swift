@@ -118,7 +118,13 @@ struct AssetEndpointTests {
         #expect(lookup.records.first?["serverErrorCode"] as? String == "NOT_FOUND", "nothing was saved")
 
         var altered = alices
-        altered["receipt"] = String((alices["receipt"] as? String ?? "").dropLast()) + "A"
+        // The signature's first character (all six of its bits count; the last one's low four
+        // are padding, so changing only those would alter nothing).
+        let receipt = alices["receipt"] as? String ?? ""
+        let signature = receipt.lastIndex(of: ".").map(receipt.index(after:)) ?? receipt.startIndex
+        altered["receipt"] =
+            String(receipt[..<signature]) + (receipt[signature...].first == "A" ? "B" : "A")
+            + String(receipt[signature...].dropFirst())
         let tampered = try await ws.post(
             "records/modify", Self.create("t", fields: ["photo": ["value": altered]]), database: "private")
         #expect(tampered.status == 400)
