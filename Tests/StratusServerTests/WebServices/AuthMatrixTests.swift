@@ -50,6 +50,9 @@ struct AuthMatrixTests {
                 #"{"operations": [{"operationType": "create", "subscription": {"subscriptionID": "s-\#(UUID())", "#
                     + #""subscriptionType": "query", "query": {"recordType": "Note"}}}]}"#
             }, writes: true, needsUser: true),
+        Endpoint(
+            operation: "assets/upload", body: { #"{"tokens": [{"recordType": "Note", "fieldName": "file"}]}"# },
+            writes: true),
     ]
 
     /// What a request should get: a status and, for a refusal, its `serverErrorCode`.
@@ -207,6 +210,40 @@ struct AuthMatrixTests {
         #expect(refused.records.first?["serverErrorCode"] as? String == "ACCESS_DENIED", "\(refused.json)")
         let own = try await fixture.post("records/modify", try json(update), as: .alice)
         #expect(own.records.first?["serverErrorCode"] == nil, "\(own.json)")
+    }
+
+    /// `tokens/create` (no `{database}` segment): a courier token is a signed-in user's, so an API
+    /// token alone is 421 and a server key 403; failed credentials are 401 as everywhere.
+    @Test func tokensCreateIsForAUserOnly() async throws {
+        let setting = try Setting()
+        let fixture = setting.fixture
+        let path = "database/1/\(WebServicesFixture.container)/development/tokens/create"
+        let body = Data(#"{"apnsEnvironment": "development"}"#.utf8)
+        for (credentials, row, want) in [
+            (WebServicesFixture.Credentials.alice, "user A", Expected.ok), (.anonymous, "API token only", .required),
+            (.none, "none", .failed), (.raw("ckAPIToken=\(setting.revokedToken)"), "revoked token", .failed),
+            (
+                .raw("ckAPIToken=\(fixture.apiToken)&ckWebAuthToken=\(String(repeating: "A", count: 43))"),
+                "token + bogus session", .required
+            ),
+        ] {
+            let answer = try await fixture.raw("POST", path, body: body, as: credentials)
+            let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] ?? [:]
+            let actual = Expected(
+                status: answer.status, code: answer.status == 200 ? nil : json["serverErrorCode"] as? String)
+            #expect(actual == want, "\(row): tokens/create → \(actual), expected \(want): \(json)")
+            if answer.status == 200 {
+                #expect((json["webcourierURL"] as? String)?.contains("/notifications/1/") == true, "\(json)")
+            }
+        }
+        let key = try fixture.addServerKey()
+        let signed = try await fixture.signedPost("/" + path, body: body, key: key)
+        #expect(signed.status == 403 && signed.json["serverErrorCode"] as? String == "ACCESS_DENIED", "\(signed.json)")
+        // A server key may still ask for upload URLs in the public database.
+        let upload = try await fixture.signedPost(
+            "/database/1/\(WebServicesFixture.container)/development/public/assets/upload",
+            body: Data(#"{"tokens": [{"recordType": "Note", "fieldName": "file"}]}"#.utf8), key: key)
+        #expect(upload.status == 200 && (upload.json["tokens"] as? [Any])?.count == 1, "\(upload.json)")
     }
 
     private func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }

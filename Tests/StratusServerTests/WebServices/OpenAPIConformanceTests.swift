@@ -169,6 +169,25 @@ struct OpenAPIConformanceTests {
         Exchange(operation: "subscriptions/lookup", body: #"{"subscriptions": [{}]}"#),
         Exchange(method: "GET", operation: "subscriptions/list", credentials: .anonymous),
         Exchange(method: "GET", operation: "subscriptions/lookup", database: "private"),
+        Exchange(
+            operation: "assets/upload",
+            body: #"{"tokens": [{"recordName": "a", "recordType": "Note", "fieldName": "file"}, "#
+                + #"{"recordType": "Note", "fieldName": "other"}]}"#),
+        Exchange(
+            operation: "assets/upload",
+            body: #"{"zoneID": {"zoneName": "Z"}, "tokens": [{"recordType": "Note", "fieldName": "f"}]}"#,
+            database: "private"),
+        Exchange(operation: "assets/upload", body: #"{"tokens": []}"#),
+        Exchange(operation: "assets/upload", body: #"{"tokens": [{"recordType": "", "fieldName": "f"}]}"#),
+        Exchange(
+            operation: "assets/upload", body: #"{"tokens": [{"recordType": "Note", "fieldName": "f"}]}"#,
+            credentials: .anonymous),
+        // tokens/create has no {database} segment.
+        Exchange(operation: "tokens/create", body: #"{"apnsEnvironment": "production"}"#, database: ""),
+        Exchange(operation: "tokens/create", body: "", database: ""),
+        Exchange(operation: "tokens/create", body: #"{"apnsEnvironment": "sandbox"}"#, database: ""),
+        Exchange(operation: "tokens/create", body: "{}", database: "", credentials: .anonymous),
+        Exchange(method: "GET", operation: "tokens/create", database: ""),
     ]
 
     @Test func everyResponseMatchesTheDocument() async throws {
@@ -180,8 +199,8 @@ struct OpenAPIConformanceTests {
         var continuationMarkers = 0
         for exchange in Self.exchanges {
             let path =
-                "database/1/\(WebServicesFixture.container)/\(exchange.environment)/\(exchange.database)/"
-                + exchange.operation
+                ["database/1", WebServicesFixture.container, exchange.environment, exchange.database]
+                .filter { !$0.isEmpty }.joined(separator: "/") + "/" + exchange.operation
             let answer = try await fixture.raw(
                 exchange.method, path, body: exchange.body.map { Data($0.utf8) }, as: exchange.credentials)
             try check(answer, exchange.method, "/" + path, document)
@@ -205,17 +224,67 @@ struct OpenAPIConformanceTests {
         #expect(tooLarge.status == 413)
         try check(tooLarge, "POST", large, document)
         covered.insert("POST \(large) \(tooLarge.status)")
+        // The long-poll of a courier token from tokens/create, never waiting (timeout=0).
+        let made = try await fixture.raw(
+            "POST", "database/1/\(WebServicesFixture.container)/development/tokens/create", body: nil, as: .alice)
+        guard case .string(let courier)? = try JSONValue.parse(made.body)["webcourierURL"],
+            let courierPath = URL(string: courier)?.path
+        else {
+            Issue.record("tokens/create answered no webcourierURL: \(String(decoding: made.body, as: UTF8.self))")
+            return
+        }
+        for (query, status) in [("?timeout=0", 200), ("?timeout=0&limit=0", 400), ("?timeout=0&after=-1", 400)] {
+            let polled = try await fixture.request("GET", url: courier + query)
+            #expect(polled.status == status, "GET \(courierPath)\(query) → \(polled.status)")
+            try check(polled, "GET", courierPath, document)
+            covered.insert("GET /notifications/1/{token} \(polled.status)")
+        }
+        let unknown = try await fixture.request("GET", url: courier + "x?timeout=0")
+        #expect(unknown.status == 401)
+        try check(unknown, "GET", courierPath + "x", document)
+        covered.insert("GET /notifications/1/{token} \(unknown.status)")
+        // An upload URL of assets/upload: the bytes → the receipt; a changed signature → 401; a
+        // download ticket that does not verify → 401.
+        let asked = try await fixture.raw(
+            "POST", "database/1/\(WebServicesFixture.container)/development/public/assets/upload",
+            body: Data(#"{"tokens": [{"recordType": "Note", "fieldName": "file"}]}"#.utf8), as: .alice)
+        guard case .array(let tokens)? = try JSONValue.parse(asked.body)["tokens"],
+            case .string(let uploadURL)? = tokens.first?["url"], let uploadPath = URL(string: uploadURL)?.path
+        else {
+            Issue.record("assets/upload answered no url: \(String(decoding: asked.body, as: UTF8.self))")
+            return
+        }
+        let uploaded = try await fixture.request("POST", url: uploadURL, body: Data("bytes".utf8))
+        #expect(uploaded.status == 200)
+        try check(uploaded, "POST", uploadPath, document)
+        #expect(try JSONValue.parse(uploaded.body)["singleFile"]?["size"] == .integer(5))
+        let forged = try await fixture.request("POST", url: uploadURL + "0", body: Data("bytes".utf8))
+        #expect(forged.status == 401)
+        try check(forged, "POST", uploadPath, document)
+        let download = try await fixture.request(
+            "GET", url: fixture.server.baseURL.absoluteString + "/assets/1/download/x?e=1&s=0")
+        #expect(download.status == 401)
+        try check(download, "GET", "/assets/1/download/x", document)
         let health = try await fixture.raw("GET", "health", body: nil, as: .none)
         try check(health, "GET", "/health", document)
         for served in [
             "records/modify", "records/lookup", "records/changes", "changes/zone", "changes/database",
             "zones/changes", "zones/lookup", "zones/modify", "zones/list", "records/query", "users/caller",
             "users/current", "subscriptions/list", "subscriptions/lookup", "subscriptions/modify",
+            "assets/upload", "tokens/create",
         ] {
             #expect(covered.contains { $0.contains("/\(served) 200") }, "no 200 of \(served) was checked")
         }
         for status in [400, 401, 404, 405, 413, 421] {
             #expect(covered.contains { $0.hasSuffix(" \(status)") }, "no \(status) was checked")
+        }
+        for (method, refusal) in [
+            ("POST", "/assets/upload 400"), ("POST", "/assets/upload 421"), ("POST", "/tokens/create 400"),
+            ("POST", "/tokens/create 421"), ("GET", "/tokens/create 405"),
+        ] {
+            #expect(
+                covered.contains { $0.hasPrefix(method + " ") && $0.hasSuffix(refusal) },
+                "no \(method) \(refusal) was checked")
         }
     }
 
