@@ -17,17 +17,9 @@ struct AssetMaintenance: Sendable {
 
     /// Runs until the task is cancelled.
     func run() async {
-        while !Task.isCancelled {
-            do {
-                try await Task.sleep(for: interval)
-            } catch {
-                return
-            }
-            do {
-                try await once()
-            } catch {
-                server.logger.warning("asset maintenance failed", metadata: ["stratus.reason": "\(error)"])
-            }
+        let maintenance = self
+        await PeriodicWork(interval: interval, name: "asset maintenance", logger: server.logger).run {
+            try await maintenance.once()
         }
     }
 

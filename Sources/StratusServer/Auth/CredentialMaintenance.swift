@@ -10,21 +10,11 @@ struct CredentialMaintenance: Sendable {
 
     /// Runs until the task is cancelled.
     func run() async {
-        while !Task.isCancelled {
-            do {
-                try await Task.sleep(for: interval)
-            } catch {
-                return
-            }
-            let authenticator = server.authenticator
-            let store = server.authStore
-            do {
-                try await server.executor.run(requestID: "maintenance") {
-                    try authenticator.purgeReplayGuard()
-                    try store.purgeExpiredSessions()
-                }
-            } catch {
-                server.logger.warning("credential maintenance failed", metadata: ["stratus.reason": "\(error)"])
+        let (authenticator, store, executor) = (server.authenticator, server.authStore, server.executor)
+        await PeriodicWork(interval: interval, name: "credential maintenance", logger: server.logger).run {
+            try await executor.run(requestID: "maintenance") {
+                try authenticator.purgeReplayGuard()
+                try store.purgeExpiredSessions()
             }
         }
     }

@@ -1,0 +1,25 @@
+import Logging
+
+/// Work a stratusd repeats on a timer (credential and asset maintenance): `body` every
+/// `interval` until the task is cancelled; a failed round is logged and the next one still runs.
+struct PeriodicWork: Sendable {
+    var interval: Duration
+    /// What the log's warning calls the work ("credential maintenance").
+    var name: String
+    let logger: Logger
+
+    func run(_ body: @Sendable () async throws -> Void) async {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+            do {
+                try await body()
+            } catch {
+                logger.warning("\(name) failed", metadata: ["stratus.reason": "\(error)"])
+            }
+        }
+    }
+}
