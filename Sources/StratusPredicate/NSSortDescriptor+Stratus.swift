@@ -20,7 +20,11 @@ struct SortKeyPlaceholder {
             self.init(keyPath: \SortKeyPlaceholder.key, ascending: ascending)
             PredicateRegistry.sortKeys.set(key, for: self)
         }
+    }
 
+    extension NSSortDescriptor: SortDescriptorKeyed {}
+
+    extension SortDescriptorKeyed where Self: NSSortDescriptor {
         /// The field this descriptor sorts by, as on Apple platforms (corelibs marks its own
         /// `key` unavailable); `nil` for descriptors not made by ``init(key:ascending:)``.
         public var key: String? {

@@ -132,7 +132,7 @@ struct WSQueryTranslator {
                 field: key, reason: "a sort by relativeLocation is nearest first; ascending: false is not supported")
         }
         do throws(WSValueProblem) {
-            return LocationSorts.descriptor(key: key, relativeLocation: try translator.location(location))
+            return CKLocationSortDescriptor(key: key, relativeLocation: try translator.location(location))
         } catch {
             throw WSTranslationError(field: key, reason: "relativeLocation: \(error.message)")
         }
