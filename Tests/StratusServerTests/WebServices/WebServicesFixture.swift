@@ -24,7 +24,8 @@ final class WebServicesFixture: Sendable {
     /// a second `stratusd` opens the same store.
     let backendArguments: [String]
 
-    init(postgres: Bool = false) throws {
+    /// `serverArguments` go to the `stratusd` the fixture starts (after the backend's).
+    init(postgres: Bool = false, serverArguments: [String] = []) throws {
         let directory = try TemporaryDirectory(prefix: "stratusd-ws")
         self.directory = directory
         let database = postgres ? try PostgreSQLPrivateServer() : nil
@@ -41,7 +42,7 @@ final class WebServicesFixture: Sendable {
         let session = ["session", "create", "--container", Self.container, "--environment", "development", "--user"]
         aliceSession = try admin(session + ["alice"])
         bobSession = try admin(session + ["bob"])
-        server = try StratusDaemonProcess(arguments: backend, directory: directory)
+        server = try StratusDaemonProcess(arguments: backend + serverArguments, directory: directory)
     }
 
     deinit {
