@@ -64,6 +64,11 @@ package struct LongLivedSubmission: Sendable {
                 reason: "record '\(record.recordID.recordName.prefix(255))' has an asset field: submitted operations "
                     + "cannot carry assets yet (save it with records/modify and an asset receipt)")
         }
+        if let query = operation as? CKQueryOperation,
+            let error = (query.query ?? query.cursor?.query)?.predicate.stratusParseError
+        {
+            throw LongLivedSubmissionError(reason: "the query's predicate cannot be read: \(error)")
+        }
         return operation
     }
 }

@@ -141,7 +141,11 @@ final class LongLivedRunner: Service, Sendable {
         for host in hosts { host.suspend() }
         let deadline = ContinuousClock.now + .seconds(60)
         while running.withLock({ !$0.isEmpty }) && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
+            do {
+                try await Task.sleep(for: .milliseconds(20))
+            } catch {
+                return
+            }
         }
     }
 }

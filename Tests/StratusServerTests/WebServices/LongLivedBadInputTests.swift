@@ -41,6 +41,33 @@ struct LongLivedBadInputTests {
         #expect(try await ws.listedOperations().isEmpty, "nothing was persisted")
     }
 
+    @Test func aDeeplyNestedQueryPredicateIs400NotACrash() async throws {
+        let ws = try WebServicesFixture()
+        let query = CKQueryOperation(query: CKQuery(recordType: "Note", predicate: NSPredicate(value: true)))
+        let valid = try LongLivedSubmission(encoding: query)
+        let format = Array("TRUEPREDICATE".utf8)
+        let at = try #require(
+            (0...(valid.request.count - format.count)).first { Array(valid.request[$0..<$0 + format.count]) == format })
+        // The format string is written as a varint length and its bytes: splice in another.
+        let nested = Array((String(repeating: "(", count: 100_000) + "TRUEPREDICATE" + String(repeating: ")", count: 100_000)).utf8)
+        var length: [UInt8] = []
+        var value = nested.count
+        while value >= 0x80 {
+            length.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        length.append(UInt8(value))
+        let request = Array(valid.request[..<(at - 1)]) + length + nested + Array(valid.request[(at + format.count)...])
+        let answer = try await ws.post(
+            "stratus/operations/submit",
+            [
+                "operationID": "deep", "operationClass": valid.operationClass, "isLongLived": true,
+                "request": Data(request).base64EncodedString(),
+            ], database: "private")
+        #expect(answer.status == 400, "\(answer.status) \(answer.json)")
+        #expect(ws.server.process.isRunning)
+    }
+
     @Test func mutatedRequestsNeverGetAServerError() async throws {
         let ws = try WebServicesFixture()
         try await ws.makeZone(LongLivedEndpointTests.zone.zoneName)
