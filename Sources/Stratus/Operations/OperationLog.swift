@@ -47,7 +47,9 @@ final class OperationLog {
         if let container = containerName {
             metadata[LogKey.container] = "\(container)"
         }
-        if operation.longLived.isLongLivedAtStart || operation.longLived.origin != nil || operation.longLived.host != nil {
+        if operation.longLived.isLongLivedAtStart || operation.longLived.origin != nil
+            || operation.longLived.host != nil
+        {
             metadata[LogKey.longLived] = "true"
         }
         return metadata

@@ -78,7 +78,8 @@ enum LongLivedEndpoints {
             guard let status = try journal.status(id) else { throw ServerError.unknownOperation(id) }
             guard status.state != .running else {
                 throw ServerError(
-                    .conflict, "CONFLICT", "operation '\(id)' is still running; its final callback is not journaled yet")
+                    .conflict, "CONFLICT", "operation '\(id)' is still running; its final callback is not journaled yet"
+                )
             }
             _ = try journal.markDelivered(id)
             return try journal.status(id)
@@ -121,8 +122,11 @@ extension DatabaseCall {
     /// Runs `body` on the engine's threads with the caller's journal in this container and
     /// environment.
     func withJournal<T: Sendable>(_ body: @escaping @Sendable (HostedJournal) throws -> T) async throws -> T {
-        let (engine, owner) = (server.engine, Namespace(
-            container: path.container, environment: path.environment, owner: caller.userRecordName))
+        let (engine, owner) = (
+            server.engine,
+            Namespace(
+                container: path.container, environment: path.environment, owner: caller.userRecordName)
+        )
         return try await server.executor.run(requestID: requestID) {
             try body(try HostedJournal(engine: engine, owner: owner))
         }

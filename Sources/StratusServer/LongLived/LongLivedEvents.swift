@@ -36,8 +36,7 @@ enum LongLivedEvents {
 
     /// `{operationID, state, nextSequence, events: [{sequence, event, final}]}`; `final` marks
     /// the operation's last callback once it completed.
-    static func answer(_ events: [(sequence: Int64, bytes: [UInt8])], _ status: HostedOperationStatus) -> JSONValue
-    {
+    static func answer(_ events: [(sequence: Int64, bytes: [UInt8])], _ status: HostedOperationStatus) -> JSONValue {
         let completed = status.state == .completed || status.state == .delivered
         var answer = LongLivedEndpoints.fields(status)
         answer["events"] = .array(

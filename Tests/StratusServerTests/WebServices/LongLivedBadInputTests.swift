@@ -13,15 +13,51 @@ struct LongLivedBadInputTests {
         let request = Data(valid.request).base64EncodedString()
         let bodies: [(String, Any)] = [
             ("no request", ["operationID": "a", "operationClass": valid.operationClass, "isLongLived": true]),
-            ("not base64", ["operationID": "a", "operationClass": valid.operationClass, "isLongLived": true, "request": "!!"]),
-            ("unknown class", ["operationID": "a", "operationClass": "CKNoSuchOperation", "isLongLived": true, "request": request]),
-            ("empty ID", ["operationID": "", "operationClass": valid.operationClass, "isLongLived": true, "request": request]),
-            ("control character", ["operationID": "a\u{7}", "operationClass": valid.operationClass, "isLongLived": true, "request": request]),
-            ("long ID", ["operationID": String(repeating: "x", count: 300), "operationClass": valid.operationClass, "isLongLived": true, "request": request]),
-            ("wrong type", ["operationID": 1, "operationClass": valid.operationClass, "isLongLived": true, "request": request]),
-            ("empty request", ["operationID": "a", "operationClass": valid.operationClass, "isLongLived": true, "request": ""]),
-            ("trailing bytes", ["operationID": "a", "operationClass": valid.operationClass, "isLongLived": true, "request": Data(valid.request + [0]).base64EncodedString()]),
-            ("another class's request", ["operationID": "a", "operationClass": "CKQueryOperation", "isLongLived": true, "request": request]),
+            (
+                "not base64",
+                ["operationID": "a", "operationClass": valid.operationClass, "isLongLived": true, "request": "!!"]
+            ),
+            (
+                "unknown class",
+                ["operationID": "a", "operationClass": "CKNoSuchOperation", "isLongLived": true, "request": request]
+            ),
+            (
+                "empty ID",
+                ["operationID": "", "operationClass": valid.operationClass, "isLongLived": true, "request": request]
+            ),
+            (
+                "control character",
+                [
+                    "operationID": "a\u{7}", "operationClass": valid.operationClass, "isLongLived": true,
+                    "request": request,
+                ]
+            ),
+            (
+                "long ID",
+                [
+                    "operationID": String(repeating: "x", count: 300), "operationClass": valid.operationClass,
+                    "isLongLived": true, "request": request,
+                ]
+            ),
+            (
+                "wrong type",
+                ["operationID": 1, "operationClass": valid.operationClass, "isLongLived": true, "request": request]
+            ),
+            (
+                "empty request",
+                ["operationID": "a", "operationClass": valid.operationClass, "isLongLived": true, "request": ""]
+            ),
+            (
+                "trailing bytes",
+                [
+                    "operationID": "a", "operationClass": valid.operationClass, "isLongLived": true,
+                    "request": Data(valid.request + [0]).base64EncodedString(),
+                ]
+            ),
+            (
+                "another class's request",
+                ["operationID": "a", "operationClass": "CKQueryOperation", "isLongLived": true, "request": request]
+            ),
         ]
         for (name, body) in bodies {
             let answer = try await ws.post("stratus/operations/submit", body, database: "private")
@@ -34,9 +70,11 @@ struct LongLivedBadInputTests {
             body: Data("{".utf8), as: .alice)
         #expect(notJSON.status == 400)
         // A record with an asset would make the server read a file of its own: refused.
-        let record = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "a", zoneID: LongLivedEndpointTests.zone))
+        let record = CKRecord(
+            recordType: "Note", recordID: CKRecord.ID(recordName: "a", zoneID: LongLivedEndpointTests.zone))
         record["file"] = CKAsset(fileURL: URL(fileURLWithPath: "/etc/passwd"))
-        let asset = try await ws.submit(CKModifyRecordsOperation(recordsToSave: [record], recordIDsToDelete: nil), id: "asset")
+        let asset = try await ws.submit(
+            CKModifyRecordsOperation(recordsToSave: [record], recordIDsToDelete: nil), id: "asset")
         #expect(asset.status == 400, "\(asset.json)")
         #expect(try await ws.listedOperations().isEmpty, "nothing was persisted")
     }
@@ -49,7 +87,8 @@ struct LongLivedBadInputTests {
         let at = try #require(
             (0...(valid.request.count - format.count)).first { Array(valid.request[$0..<$0 + format.count]) == format })
         // The format string is written as a varint length and its bytes: splice in another.
-        let nested = Array((String(repeating: "(", count: 100_000) + "TRUEPREDICATE" + String(repeating: ")", count: 100_000)).utf8)
+        let nested = Array(
+            (String(repeating: "(", count: 100_000) + "TRUEPREDICATE" + String(repeating: ")", count: 100_000)).utf8)
         var length: [UInt8] = []
         var value = nested.count
         while value >= 0x80 {
@@ -107,7 +146,11 @@ struct LongLivedBadInputTests {
             switch Int.random(in: 0..<4, using: &generator) {
             case 0 where !result.isEmpty: result[at] = UInt8.random(in: 0...255, using: &generator)
             case 1: result = Array(result.prefix(at))
-            case 2: result.insert(contentsOf: (0..<Int.random(in: 1...8, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }, at: at)
+            case 2:
+                result.insert(
+                    contentsOf: (0..<Int.random(in: 1...8, using: &generator)).map { _ in
+                        UInt8.random(in: 0...255, using: &generator)
+                    }, at: at)
             default: result.insert(contentsOf: result[at..<min(result.count, at + 16)], at: at)
             }
         }

@@ -12,7 +12,8 @@ struct LongLivedEndpointTests {
     /// A modify saving `count` records `prefix0…` in ``zone``.
     static func modify(_ count: Int, prefix: String = "r") -> CKModifyRecordsOperation {
         let records = (0..<count).map { index -> CKRecord in
-            let record = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "\(prefix)\(index)", zoneID: zone))
+            let record = CKRecord(
+                recordType: "Note", recordID: CKRecord.ID(recordName: "\(prefix)\(index)", zoneID: zone))
             record["title"] = "note \(index)"
             return record
         }
@@ -43,7 +44,8 @@ struct LongLivedEndpointTests {
 
         let fetch = try await ws.submit(Self.zoneChanges(), id: "fetch-1")
         #expect(fetch.status == 200, "\(fetch.json)")
-        let fetched = try EventSummaries.lines(try await ws.allEvents("fetch-1"), of: "CKFetchRecordZoneChangesOperation")
+        let fetched = try EventSummaries.lines(
+            try await ws.allEvents("fetch-1"), of: "CKFetchRecordZoneChangesOperation")
         #expect(fetched.filter { $0.hasPrefix("changed") }.sorted() == (0..<5).map { "changed r\($0)" })
         #expect(fetched.suffix(2) == ["zone Journal", "finished"])
 
@@ -53,7 +55,8 @@ struct LongLivedEndpointTests {
         #expect(delivered.status == 200 && delivered.json["state"] as? String == "delivered", "\(delivered.json)")
         #expect(try await ws.listedOperations() == ["fetch-1"])
         // The records were saved once: their change tags are those of the one save.
-        let changes = try await ws.post("records/changes", ["zoneID": ["zoneName": Self.zone.zoneName]], database: "private")
+        let changes = try await ws.post(
+            "records/changes", ["zoneID": ["zoneName": Self.zone.zoneName]], database: "private")
         #expect(changes.records.count == 5, "\(changes.json)")
     }
 
@@ -90,7 +93,10 @@ struct LongLivedEndpointTests {
         // Bob's own operation with the same ID is his own, in his own database.
         try await ws.makeZone(Self.zone.zoneName, as: .bob)
         #expect(try await ws.submit(Self.modify(1, prefix: "b"), id: "alices", as: .bob).status == 200)
-        #expect(try EventSummaries.lines(try await ws.allEvents("alices", as: .bob), of: "CKModifyRecordsOperation") == ["saved b0", "finished"])
+        #expect(
+            try EventSummaries.lines(try await ws.allEvents("alices", as: .bob), of: "CKModifyRecordsOperation") == [
+                "saved b0", "finished",
+            ])
         // No credentials, or an API token alone: refused like any write.
         #expect(try await ws.operations("GET", as: .none).status == 401)
         #expect(try await ws.operations("GET", as: .anonymous).status == 421)

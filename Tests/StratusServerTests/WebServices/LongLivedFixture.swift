@@ -31,7 +31,8 @@ extension WebServicesFixture {
         _ method: String, _ suffix: String = "", query: String = "", as credentials: Credentials = .alice,
         at baseURL: URL? = nil
     ) async throws -> Answer {
-        var url = (baseURL ?? server.baseURL).absoluteString
+        var url =
+            (baseURL ?? server.baseURL).absoluteString
             + "/database/1/\(Self.container)/development/private/stratus/operations\(suffix)"
         switch credentials {
         case .alice: url += "?ckAPIToken=\(apiToken)&ckWebAuthToken=\(aliceSession)"

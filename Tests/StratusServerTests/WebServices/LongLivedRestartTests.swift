@@ -46,7 +46,9 @@ struct LongLivedRestartTests {
             }
         }
         let resumed = try #require(resumedAfter, "the operation did not resume within 25 s of the restart")
-        print("graceful stop: the restarted stratusd resumed the operation \(String(format: "%.1f", resumed)) s after it started")
+        print(
+            "graceful stop: the restarted stratusd resumed the operation \(String(format: "%.1f", resumed)) s after it started"
+        )
         try await Self.verify(ws, at: restarted)
     }
 
@@ -103,6 +105,8 @@ struct LongLivedRestartTests {
             try await ws.allEvents("modify", at: server.baseURL), of: "CKModifyRecordsOperation")
         #expect(modify == ["saved m0", "saved m1", "saved m2", "finished"])
         #expect(server.standardError.contains("resuming long-lived operation"), "\(server.standardError.suffix(2000))")
-        print("long-lived fetch: \(events.count) callbacks read through the resuming stratusd in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+        print(
+            "long-lived fetch: \(events.count) callbacks read through the resuming stratusd in \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
+        )
     }
 }
