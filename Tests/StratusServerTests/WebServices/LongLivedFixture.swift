@@ -102,3 +102,14 @@ enum EventSummaries {
         }
     }
 }
+
+/// Bodies of `stratus/operations/submit` for tests that send raw JSON.
+enum LongLivedExamples {
+    /// A fetch of every zone, submitted long-lived as operation `id`.
+    static func fetchZonesBody(id: String) -> String {
+        let operation = CKFetchRecordZonesOperation.fetchAllRecordZonesOperation()
+        guard let submission = try? LongLivedSubmission(encoding: operation) else { return "{}" }
+        return #"{"operationID": "\#(id)", "operationClass": "\#(submission.operationClass)", "isLongLived": true, "#
+            + #""request": "\#(Data(submission.request).base64EncodedString())"}"#
+    }
+}
