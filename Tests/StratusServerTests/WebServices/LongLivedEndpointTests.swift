@@ -79,6 +79,52 @@ struct LongLivedEndpointTests {
         #expect(try await ws.changeTags() == tags)
     }
 
+    @Test func recordsModifyWithAnOperationIDIsAppliedOnce() async throws {
+        let ws = try WebServicesFixture()
+        try await ws.makeZone(Self.zone.zoneName)
+        let body = try JSONSerialization.data(withJSONObject: [
+            "zoneID": ["zoneName": Self.zone.zoneName],
+            "operations": [
+                [
+                    "operationType": "create",
+                    "record": ["recordName": "once", "recordType": "Note", "fields": ["n": ["value": 1]]],
+                ]
+            ],
+        ])
+        let path = "database/1/\(WebServicesFixture.container)/development/private/records/modify"
+        func send(_ body: Data, id: String?, as credentials: WebServicesFixture.Credentials = .alice) async throws
+            -> WebServicesFixture.RawAnswer
+        {
+            try await ws.raw(
+                "POST", path, body: body, as: credentials, headers: id.map { ["X-Stratus-Operation-ID": $0] } ?? [:])
+        }
+        let first = try await send(body, id: "save-once")
+        #expect(first.status == 200)
+        let saved = try #require((first.json["records"] as? [[String: Any]])?.first)
+        #expect(saved["recordChangeTag"] != nil, "\(first.json)")
+        let tags = try await ws.changeTags()
+        // A retry (the answer was lost) gets the same answer, and nothing is applied again.
+        let retry = try await send(body, id: "save-once")
+        #expect(retry.status == 200)
+        #expect(NSDictionary(dictionary: retry.json) == NSDictionary(dictionary: first.json), "\(retry.json)")
+        #expect(try await ws.changeTags() == tags)
+        // Without the header the same create is applied again, and fails: the record exists.
+        let plain = try await send(body, id: nil)
+        #expect((plain.json["records"] as? [[String: Any]])?.first?["serverErrorCode"] != nil, "\(plain.json)")
+        // The ID with another body is refused; another user's equal ID is independent.
+        let other = try await send(
+            Data(String(decoding: body, as: UTF8.self).replacingOccurrences(of: "once", with: "twice").utf8),
+            id: "save-once")
+        #expect(other.status == 400, "\(other.json)")
+        try await ws.makeZone(Self.zone.zoneName, as: .bob)
+        let bobs = try await send(body, id: "save-once", as: .bob)
+        #expect(
+            bobs.status == 200 && (bobs.json["records"] as? [[String: Any]])?.first?["serverErrorCode"] == nil,
+            "\(bobs.json)")
+        #expect(try await ws.listedOperations().isEmpty, "idempotent modifies are not listed")
+        #expect(try await send(body, id: "").status == 400)
+    }
+
     @Test func anotherUserNeitherListsNorReachesAnOperation() async throws {
         let ws = try WebServicesFixture()
         try await ws.makeZone(Self.zone.zoneName)
