@@ -21,9 +21,10 @@ struct OperationRun<Event: OperationEvent> {
     /// operation's delivery state, updated by `deliver`).
     func run(work: (DatabaseContext, JournalSession?) throws -> OperationBatch<Event>) {
         if let session, session.isProxy {
-            log.resuming()
+            // stratusd logs its own resumptions (a claimed lease); a first run has nothing to say.
+            if session.host == nil { log.resuming() }
             guard case .continue(let delivered) = catchUp() else { return }
-            log.replayed(delivered)
+            if session.host == nil { log.replayed(delivered) }
         }
         while true {
             // A suspended run (stratusd stopping) leaves the rest to the next process.
