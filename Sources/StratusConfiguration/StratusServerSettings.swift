@@ -9,6 +9,7 @@ public import Configuration
 /// | `serverTlsCertificate` | `STRATUS_SERVER_TLS_CERTIFICATE` | not set: plain HTTP |
 /// | `serverTlsKey` | `STRATUS_SERVER_TLS_KEY` | not set: plain HTTP |
 /// | `serverMaxBodyBytes` | `STRATUS_SERVER_MAX_BODY_BYTES` | 16 MiB |
+/// | `serverMaxAssetBytes` | `STRATUS_SERVER_MAX_ASSET_BYTES` | 50 MiB |
 /// | `serverMaxConnections` | `STRATUS_SERVER_MAX_CONNECTIONS` | 1024 |
 /// | `metricsHost` | `STRATUS_METRICS_HOST` | `127.0.0.1` |
 /// | `metricsPort` | `STRATUS_METRICS_PORT` | `9464` |
@@ -24,6 +25,9 @@ public struct StratusServerSettings: Sendable, Hashable {
     public static let defaultPort = 8080
     /// The largest request body accepted when none is configured: 16 MiB.
     public static let defaultMaxBodyBytes = 16 * 1024 * 1024
+    /// The largest asset upload accepted when none is configured: 50 MiB, at least Apple's
+    /// 50 MB ("Data Size Limits", CloudKit Web Services Reference).
+    public static let defaultMaxAssetBytes = 50 * 1024 * 1024
     /// The most connections open at once when none is configured.
     public static let defaultMaxConnections = 1024
     /// The metrics listener's host when none is configured: loopback (decision 0013.7).
@@ -41,6 +45,9 @@ public struct StratusServerSettings: Sendable, Hashable {
     public var tlsKeyFile: String?
     /// The largest request body the server reads, in bytes (`serverMaxBodyBytes`).
     public var maxBodyBytes: Int
+    /// The largest asset upload the server takes, in bytes (`serverMaxAssetBytes`); upload
+    /// URLs are not held to ``maxBodyBytes``.
+    public var maxAssetBytes: Int
     /// The most connections the API listener keeps open at once (`serverMaxConnections`).
     public var maxConnections: Int
     /// The host the metrics listener binds (`metricsHost`).
@@ -55,6 +62,7 @@ public struct StratusServerSettings: Sendable, Hashable {
         host = Self.defaultHost
         port = Self.defaultPort
         maxBodyBytes = Self.defaultMaxBodyBytes
+        maxAssetBytes = Self.defaultMaxAssetBytes
         maxConnections = Self.defaultMaxConnections
         metricsHost = Self.defaultMetricsHost
         metricsPort = Self.defaultMetricsPort
@@ -73,6 +81,7 @@ public struct StratusServerSettings: Sendable, Hashable {
         tlsCertificateFile = try StratusSettings.string(config, .serverTlsCertificate)
         tlsKeyFile = try StratusSettings.string(config, .serverTlsKey)
         maxBodyBytes = try Self.integer(config, .serverMaxBodyBytes, in: 1...Int.max) ?? maxBodyBytes
+        maxAssetBytes = try Self.integer(config, .serverMaxAssetBytes, in: 1...Int.max) ?? maxAssetBytes
         maxConnections = try Self.integer(config, .serverMaxConnections, in: 1...Int.max) ?? maxConnections
         metricsHost = try StratusSettings.string(config, .metricsHost) ?? metricsHost
         metricsPort = try Self.integer(config, .metricsPort, in: 0...65535) ?? metricsPort

@@ -145,7 +145,8 @@ public struct StratusSettings: Sendable, Hashable {
 /// The configuration keys of ``StratusSettings``.
 enum SettingsKey: String, CaseIterable {
     case backend, dataDir, container, logLevel
-    case serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxConnections
+    case serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxAssetBytes
+    case serverMaxConnections
     case metricsHost, metricsPort, metricsBearerTokenFile
 
     /// The environment variable that overrides the key: `STRATUS_` and the key in upper snake
@@ -170,7 +171,7 @@ enum SettingsKey: String, CaseIterable {
         case .serverPort, .metricsPort: return "a port number from 0 to 65535; 0 picks a free one"
         case .serverTlsCertificate: return "the path of a PEM certificate chain"
         case .serverTlsKey: return "the path of the certificate's PEM private key"
-        case .serverMaxBodyBytes: return "a number of bytes, at least 1"
+        case .serverMaxBodyBytes, .serverMaxAssetBytes: return "a number of bytes, at least 1"
         case .serverMaxConnections: return "a number of connections, at least 1"
         case .metricsBearerTokenFile: return "the path of a file holding the token a scrape must present"
         }

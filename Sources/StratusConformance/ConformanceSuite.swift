@@ -4,7 +4,7 @@ public enum ConformanceSuite {
     public static var cases: [ConformanceCase] {
         KeyValueCases.all + ChangeTokenCases.all + PagedFetchCases.all + QueryCases.all + ZoneCases.all
             + ModifyCases.all
-            + RecordFetchCases.all + LongLivedCases.all
+            + RecordFetchCases.all + AssetCases.all + LongLivedCases.all
     }
 
     /// The case with `id`, if there is one.

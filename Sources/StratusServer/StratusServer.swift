@@ -22,10 +22,10 @@ public struct StratusServer: Sendable {
         /// The largest asset an upload URL takes; a larger one gets 413 (decision 0012.8).
         public var maximumAssetBytes: Int
 
-        /// Two engine threads per core, 256 pending calls, 1 MiB assets.
+        /// Two engine threads per core, 256 pending calls, 50 MiB assets (decision 0015).
         public init(
             engineThreads: Int = 2 * ProcessInfo.processInfo.activeProcessorCount,
-            maximumPendingRequests: Int = 256, maximumAssetBytes: Int = 1 << 20
+            maximumPendingRequests: Int = 256, maximumAssetBytes: Int = 50 << 20
         ) {
             self.engineThreads = engineThreads
             self.maximumPendingRequests = maximumPendingRequests
@@ -129,7 +129,9 @@ public struct StratusServer: Sendable {
         let router = Router()
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: BodyLimitMiddleware(maxBytes: connections.maxBodyBytes))
+        router.add(
+            middleware: BodyLimitMiddleware(maxBytes: connections.maxBodyBytes, maxAssetBytes: limits.maximumAssetBytes)
+        )
         router.get("/health") { _, context in try await HealthCheck(backend: backend).response(logger: context.logger) }
         TokensCreateRoute(server: state).register(on: router)
         NotificationRoutes(server: state).register(on: router)

@@ -68,7 +68,8 @@ struct ServeCommand: AsyncParsableCommand {
             onListening: { host, port in await banner.metricsListening(host: host, port: port) })
         var server = StratusServer(
             backend: try store.open(settings), backendDescription: location,
-            address: .init(host: settings.server.host, port: settings.server.port))
+            address: .init(host: settings.server.host, port: settings.server.port),
+            limits: .init(maximumAssetBytes: settings.server.maxAssetBytes))
         server.connections = connections
         server.metrics = metrics
         if let longLivedLeaseSeconds { server.longLivedLeaseSeconds = longLivedLeaseSeconds }

@@ -33,8 +33,8 @@ struct SettingsTests {
         #expect(
             settings.origins.keys.sorted() == [
                 "backend", "container", "dataDir", "logLevel", "metricsBearerTokenFile", "metricsHost", "metricsPort",
-                "serverHost", "serverMaxBodyBytes", "serverMaxConnections", "serverPort", "serverTlsCertificate",
-                "serverTlsKey",
+                "serverHost", "serverMaxAssetBytes", "serverMaxBodyBytes", "serverMaxConnections", "serverPort",
+                "serverTlsCertificate", "serverTlsKey",
             ])
         #expect(Set(settings.origins.values) == ["default"])
     }
@@ -111,7 +111,8 @@ struct SettingsTests {
         #expect(
             error?.message
                 == "configuration file '\(path)' has an unknown key 'backnd'; known keys: backend, dataDir, container, logLevel, "
-                + "serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxConnections, "
+                + "serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxAssetBytes, "
+                + "serverMaxConnections, "
                 + "metricsHost, metricsPort, metricsBearerTokenFile"
         )
     }

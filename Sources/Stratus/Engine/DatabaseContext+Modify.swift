@@ -628,7 +628,7 @@ extension DatabaseContext {
         for (field, value) in fields where value.containsAsset {
             for asset in value.assets where !asset.contentID.isEmpty && !owned.contains(asset.contentID) {
                 let inFile = asset.pendingFile.map { assets[$0.path] != nil } ?? false
-                if !inFile, try txn.get(keys.asset(asset.contentID)) == nil {
+                if !inFile, try !assetParts.exists(asset.contentID, txn) {
                     throw CKError.make(
                         .assetFileNotFound,
                         "the content of the asset in field '\(field)' of record '\(id.recordName)' is no longer available; set a new CKAsset(fileURL:)"
@@ -709,7 +709,7 @@ extension DatabaseContext {
                 let kept = FieldValue.assetContentIDs(fields)
                 for (_, value) in existing.fields {
                     for asset in value.assets where !kept.contains(asset.contentID) {
-                        try txn.clear(keys.asset(asset.contentID))
+                        try assetParts.remove(asset.contentID, txn)
                     }
                 }
             }
@@ -746,21 +746,19 @@ extension DatabaseContext {
         case .asset(let asset) where asset.contentID.isEmpty:
             guard let file = asset.pendingFile, let bytes = contents[file.path] else { return value }
             let id = UUID().uuidString
-            try txn.set(keys.asset(id), bytes)
+            try assetParts.write(bytes, as: id, txn)
             return .asset(AssetValue(contentID: id, size: Int64(bytes.count), pendingFile: nil))
         case .asset(let asset) where !owned.contains(asset.contentID):
             if let adopted = try adoptStagedContent(asset, txn) { return .asset(adopted) }
-            let bytes: [UInt8]
+            let id = UUID().uuidString
             if let file = asset.pendingFile, let pending = contents[file.path] {
-                bytes = pending
-            } else if let stored = try txn.get(keys.asset(asset.contentID)) {
-                bytes = stored
-            } else {
+                try assetParts.write(pending, as: id, txn)
+                return .asset(AssetValue(contentID: id, size: Int64(pending.count), pendingFile: nil))
+            }
+            guard let size = try assetParts.copy(asset.contentID, as: id, txn) else {
                 return value  // `plan` refused such a save
             }
-            let id = UUID().uuidString
-            try txn.set(keys.asset(id), bytes)
-            return .asset(AssetValue(contentID: id, size: Int64(bytes.count), pendingFile: nil))
+            return .asset(AssetValue(contentID: id, size: size, pendingFile: nil))
         case .asset(let asset):
             return .asset(AssetValue(contentID: asset.contentID, size: asset.size, pendingFile: nil))
         case .list(let items):

@@ -23,7 +23,7 @@ extension DatabaseContext {
         let contentID = StagedAssetID.make(label: label)
         let stagedAt = StagedAssetID.milliseconds(now)
         try engine.writeLeavingGeneration { txn in
-            try txn.set(keys.asset(contentID), bytes)
+            try assetParts.write(bytes, as: contentID, txn)
             var marker = ByteWriter(capacity: 8)
             marker.write(stagedAt)
             try txn.set(keys.stagedAsset(contentID), marker.bytes)
@@ -35,8 +35,18 @@ extension DatabaseContext {
     /// The stored content `contentID` of this database (staged or held by a record); `nil` when
     /// there is none.
     package func assetContent(_ contentID: String) throws -> [UInt8]? {
-        try engine.read { txn in try txn.get(keys.asset(contentID)) }
+        try engine.read { txn in try assetParts.read(contentID, txn) }
     }
+
+    /// Part `index` (from 0) of stored content `contentID` and whether another part may follow;
+    /// `nil` when there is no such part. Parts are at most 512 KiB (decision 0015), so content
+    /// can be streamed one short read at a time.
+    package func assetContentPart(_ contentID: String, index: Int64) throws -> (bytes: [UInt8], more: Bool)? {
+        try engine.read { txn in try assetParts.part(index, of: contentID, txn) }
+    }
+
+    /// Reads and writes this database's asset content (decision 0015).
+    var assetParts: AssetParts { AssetParts(keys: keys) }
 
     /// Whether `contentID` is staged content no record holds yet.
     package func isStagedAsset(_ contentID: String) throws -> Bool {
@@ -56,12 +66,10 @@ extension DatabaseContext {
             try txn.clear(queueKey(stagedAt: stagedAt, contentID: asset.contentID))
             return AssetValue(contentID: asset.contentID, size: asset.size, pendingFile: nil)
         }
-        guard let label = StagedAssetID.label(of: asset.contentID),
-            let bytes = try txn.get(keys.asset(asset.contentID))
-        else { return nil }
+        guard let label = StagedAssetID.label(of: asset.contentID) else { return nil }
         let copy = StagedAssetID.make(label: label)
-        try txn.set(keys.asset(copy), bytes)
-        return AssetValue(contentID: copy, size: Int64(bytes.count), pendingFile: nil)
+        guard let size = try assetParts.copy(asset.contentID, as: copy, txn) else { return nil }
+        return AssetValue(contentID: copy, size: size, pendingFile: nil)
     }
 
     /// This database's entry in the staging queue.

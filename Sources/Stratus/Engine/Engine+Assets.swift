@@ -1,8 +1,8 @@
 import Foundation
 import StratusBackend
 
-/// Asset contents live in the store under `DatabaseKeys.asset(contentID)`, outside record
-/// rows; fetched assets are copied to a local cache file (decision 0002).
+/// Asset contents live in the store outside record rows, in parts (``AssetParts``, decisions
+/// 0002 and 0015); fetched assets are copied to a local cache file.
 extension Engine {
     /// Where fetched assets are materialized.
     var assetCacheDirectory: URL {
@@ -37,17 +37,28 @@ extension Engine {
         result.pendingFile = file
         if !FileManager.default.fileExists(atPath: file.path) {
             do {
-                guard let content = try txn.get(keys.asset(asset.contentID)) else {
+                try FileManager.default.createDirectory(at: assetCacheDirectory, withIntermediateDirectories: true)
+                // Written beside the cache file and moved into place, so a reader never sees
+                // a file with some of the parts.
+                let partial = assetCacheDirectory.appendingPathComponent(".\(asset.contentID).\(UUID().uuidString)")
+                defer { try? FileManager.default.removeItem(at: partial) }
+                guard try AssetParts(keys: keys).copy(asset.contentID, to: partial, txn) else {
                     result.pendingFile = nil
                     return result
                 }
-                try FileManager.default.createDirectory(at: assetCacheDirectory, withIntermediateDirectories: true)
-                try Data(content).write(to: file, options: .atomic)
+                try moveIntoPlace(partial, file)
             } catch {
                 result.pendingFile = nil
             }
         }
         return result
+    }
+
+    /// Moves `partial` to `file`; another reader that put the same content there first wins.
+    private func moveIntoPlace(_ partial: URL, _ file: URL) throws {
+        guard rename(partial.path, file.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+        }
     }
 }
 
@@ -56,7 +67,7 @@ extension DatabaseContext {
     func removeAssets(of fields: FieldTable, _ txn: any BackendWriteTransaction) throws {
         for value in fields.values {
             for asset in value.assets where !asset.contentID.isEmpty {
-                try txn.clear(keys.asset(asset.contentID))
+                try assetParts.remove(asset.contentID, txn)
             }
         }
     }

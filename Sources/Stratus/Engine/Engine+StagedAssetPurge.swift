@@ -35,7 +35,7 @@ extension Engine {
             let keys = DatabaseKeys(containerNumber: number, scope: scope)
             if try txn.get(keys.stagedAsset(contentID)) != nil {
                 try txn.clear(keys.stagedAsset(contentID))
-                try txn.clear(keys.asset(contentID))
+                try AssetParts(keys: keys).remove(contentID, txn)
                 purged += 1
             }
             try txn.clear(entry.key)

@@ -66,9 +66,12 @@ struct DatabaseKeys: Sendable {
     static let changeTag: UInt8 = 0x22
     static let valueIndexTag: UInt8 = 0x24
     static let backReferenceTag: UInt8 = 0x25
+    /// Asset content, or its first part (``AssetParts``, decision 0015): `(content ID)` → bytes.
     static let assetTag: UInt8 = 0x26
     /// Staged asset content no record holds yet: `(content ID)` → staged at (ms since 1970).
     static let stagedAssetTag: UInt8 = 0x27
+    /// Asset content after its first part (decision 0015): `(content ID, index ≥ 1)` → bytes.
+    static let assetPartTag: UInt8 = 0x28
     static let recordTypeTag: UInt8 = 0x30
     static let subscriptionTag: UInt8 = 0x40
     /// In a public database: `41 (record type, n_U, id)` → empty, user U's query subscription
@@ -145,6 +148,15 @@ struct DatabaseKeys: Sendable {
 
     func asset(_ contentID: String) -> [UInt8] {
         prefix.appending(tag: DatabaseKeys.assetTag).appending(contentID).bytes
+    }
+
+    /// Part `index` (from 1) of content `contentID` (``AssetParts``; part 0 is ``asset(_:)``).
+    func assetPart(_ contentID: String, _ index: Int64) -> [UInt8] {
+        prefix.appending(tag: DatabaseKeys.assetPartTag).appending(contentID).appending(index).bytes
+    }
+    /// Every part after the first of content `contentID`, in order.
+    func assetParts(_ contentID: String) -> KeyRange {
+        prefix.appending(tag: DatabaseKeys.assetPartTag).appending(contentID).range
     }
 
     /// The marker of staged content `contentID` that no record holds yet.

@@ -42,12 +42,8 @@ struct AssetRoutes: Sendable {
         guard ticket.fields.count == 5, let database = AssetDatabase(fields: ticket.fields[0..<4]) else {
             throw Self.badSignature
         }
-        let engine = server.engine
         let contentID = ticket.fields[4]
-        let content = try await server.executor.run(requestID: context.id) {
-            try database.context(engine).assetContent(contentID)
-        }
-        guard let content else {
+        guard let first = try await part(0, of: contentID, in: database, requestID: context.id) else {
             throw ServerError(
                 .notFound, "NOT_FOUND", "the asset is no longer stored (its record was changed or deleted)",
                 stratusErrorCode: "unknownItem")
@@ -55,7 +51,50 @@ struct AssetRoutes: Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "application/octet-stream"
         headers[.cacheControl] = "private, no-store"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: content)))
+        guard first.more else {
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: first.bytes)))
+        }
+        let routes = self
+        let requestID = context.id
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                try await routes.stream(contentID, in: database, after: first.bytes, requestID: requestID, to: &writer)
+            })
+    }
+
+    /// Writes `first` and then the content's other parts, each read in its own short read
+    /// (decision 0015.4). Content whose parts vanish meanwhile (its record was deleted) ends
+    /// the stream with an error, so the client sees a cut transfer, never a short file.
+    private func stream(
+        _ contentID: String, in database: AssetDatabase, after first: [UInt8], requestID: String,
+        to writer: inout any ResponseBodyWriter
+    ) async throws {
+        try await writer.write(ByteBuffer(bytes: first))
+        var index: Int64 = 1
+        while true {
+            guard let next = try await part(index, of: contentID, in: database, requestID: requestID) else {
+                // A full last part is followed by nothing: the content ended exactly there —
+                // unless part 0 is gone, which means the content was deleted mid-transfer.
+                guard try await part(0, of: contentID, in: database, requestID: requestID) != nil else {
+                    throw ServerError.notFound("the asset was deleted during its download")
+                }
+                break
+            }
+            try await writer.write(ByteBuffer(bytes: next.bytes))
+            guard next.more else { break }
+            index += 1
+        }
+        try await writer.finish(nil)
+    }
+
+    private func part(_ index: Int64, of contentID: String, in database: AssetDatabase, requestID: String)
+        async throws -> (bytes: [UInt8], more: Bool)?
+    {
+        let engine = server.engine
+        return try await server.executor.run(requestID: requestID) {
+            try database.context(engine).assetContentPart(contentID, index: index)
+        }
     }
 
     /// The ticket in the path, its signature and expiry checked, with the key that signed it.

@@ -164,13 +164,41 @@ struct AssetEndpointTests {
     }
 
     @Test func anAssetOverTheLimitIsRefusedWith413() async throws {
-        let ws = try WebServicesFixture()
+        // A limit of 3 MiB + 5: over one part and not a multiple of it; the JSON body limit
+        // (1 MiB here) does not apply to upload URLs.
+        let limit = 3 << 20 + 5
+        let ws = try WebServicesFixture(environment: [
+            "STRATUS_SERVER_MAX_ASSET_BYTES": "\(limit)", "STRATUS_SERVER_MAX_BODY_BYTES": "\(1 << 20)",
+        ])
         let urls = try await ws.uploadURLs(fields: ["a", "b"])
-        let atLimit = try await ws.request("POST", url: urls[0], body: Self.bytes(1 << 20))
-        #expect(atLimit.status == 200, "1 MiB is accepted: \(atLimit.json)")
-        let over = try await ws.request("POST", url: urls[1], body: Self.bytes((1 << 20) + 1))
+        let atLimit = try await ws.request("POST", url: urls[0], body: Self.bytes(limit))
+        #expect(atLimit.status == 200, "the limit itself is accepted: \(atLimit.json)")
+        let over = try await ws.request("POST", url: urls[1], body: Self.bytes(limit + 1))
         #expect(over.status == 413)
         #expect(over.json["stratusErrorCode"] as? String == "limitExceeded", "\(over.json)")
+        #expect((over.json["reason"] as? String)?.contains("asset") == true, "\(over.json)")
+    }
+
+    @Test func aMultiPartAssetIsDownloadedByteForByte() async throws {
+        let ws = try WebServicesFixture()
+        // 5 MiB + 1: ten full 512 KiB parts and a one-byte last part (decision 0015); and
+        // exactly two parts, whose download ends on a full part.
+        for (name, size) in [("big", 5 << 20 + 1), ("even", 1 << 20)] {
+            let content = Self.bytes(size, seed: UInt8(size % 251))
+            let singleFile = try await ws.upload(content)
+            #expect((singleFile["size"] as? NSNumber)?.intValue == size)
+            let saved = try await ws.post(
+                "records/modify", Self.create(name, fields: ["photo": ["value": singleFile, "type": "ASSET"]]),
+                database: "private")
+            #expect(saved.status == 200 && saved.records.first?["serverErrorCode"] == nil, "\(saved.json)")
+            let read = try await ws.post("records/lookup", ["records": [["recordName": name]]], database: "private")
+            let fields = read.records.first?["fields"] as? [String: [String: Any]]
+            let value = try #require(fields?["photo"]?["value"] as? [String: Any], "\(read.json)")
+            let downloaded = try await ws.request("GET", url: try #require(value["downloadURL"] as? String))
+            #expect(downloaded.status == 200)
+            #expect(downloaded.body.count == size)
+            #expect(downloaded.body == content, "\(name): the exact bytes")
+        }
     }
 
     @Test func uploadURLsNeedAWriterAndValidTokens() async throws {

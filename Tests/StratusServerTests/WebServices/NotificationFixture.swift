@@ -119,11 +119,15 @@ extension WebServicesFixture {
         }.joined()
     }
 
-    /// The body `curl` reads from the event stream at `path` in `seconds`.
-    func readEvents(_ path: String, lastEventID: Int? = nil, seconds: Int = 2) throws -> String {
+    /// The body `curl` reads from the event stream at `path` in `seconds` (with the status line
+    /// and headers first when `headers`).
+    func readEvents(_ path: String, lastEventID: Int? = nil, seconds: Int = 2, headers: Bool = false) throws
+        -> String
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         var arguments = ["-sN", "--max-time", "\(seconds)", server.baseURL.absoluteString + "/" + path]
+        if headers { arguments.append("-i") }
         if let lastEventID { arguments += ["-H", "Last-Event-ID: \(lastEventID)"] }
         process.arguments = arguments
         let pipe = Pipe()

@@ -257,6 +257,7 @@ struct OpenAPIConformanceTests {
         #expect(unknown.status == 401)
         try check(unknown, "GET", courierPath + "x", document)
         covered.insert("GET /notifications/1/{token} \(unknown.status)")
+        try await checkAcknowledgementsAndEvents(courier: courier, fixture, document, &covered)
         // An upload URL of assets/upload: the bytes → the receipt; a changed signature → 401; a
         // download ticket that does not verify → 401.
         let asked = try await fixture.raw(
@@ -285,9 +286,9 @@ struct OpenAPIConformanceTests {
             "records/modify", "records/lookup", "records/changes", "changes/zone", "changes/database",
             "zones/changes", "zones/lookup", "zones/modify", "zones/list", "records/query", "users/caller",
             "users/current", "subscriptions/list", "subscriptions/lookup", "subscriptions/modify",
-            "assets/upload", "tokens/create", "stratus/operations/submit", "stratus/operations",
-            "stratus/operations/{operationID}/events", "stratus/operations/{operationID}/delivered",
-            "stratus/operations/{operationID}/cancel",
+            "assets/upload", "tokens/create", "{token}/ack", "{token}/events", "stratus/operations/submit",
+            "stratus/operations", "stratus/operations/{operationID}/events",
+            "stratus/operations/{operationID}/delivered", "stratus/operations/{operationID}/cancel",
         ] {
             #expect(covered.contains { $0.contains("/\(served) 200") }, "no 200 of \(served) was checked")
         }
@@ -302,6 +303,35 @@ struct OpenAPIConformanceTests {
                 covered.contains { $0.hasPrefix(method + " ") && $0.hasSuffix(refusal) },
                 "no \(method) \(refusal) was checked")
         }
+    }
+
+    /// The courier's acknowledgement (200, a bad body's 400, an unknown token's 401) and event
+    /// stream (an unknown token's 401, a bad position's 400, and the stream's content type).
+    private func checkAcknowledgementsAndEvents(
+        courier: String, _ fixture: WebServicesFixture, _ document: OpenAPIDocument, _ covered: inout Set<String>
+    ) async throws {
+        let path = try #require(URL(string: courier)?.path)
+        for (suffix, body, status) in [
+            ("/ack", #"{"position": 0}"#, 200), ("/ack", #"{"position": -1}"#, 400), ("/ack", "[]", 400),
+            ("x/ack", #"{"position": 0}"#, 401),
+        ] {
+            let answer = try await fixture.request("POST", url: courier + suffix, body: Data(body.utf8))
+            #expect(answer.status == status, "POST \(path)\(suffix) \(body) → \(answer.status)")
+            try check(answer, "POST", path + suffix, document)
+            covered.insert("POST /notifications/1/{token}/ack \(answer.status)")
+        }
+        for (suffix, status) in [("x/events", 401), ("/events?after=-1", 400), ("/events?after=x", 400)] {
+            let answer = try await fixture.request("GET", url: courier + suffix)
+            #expect(answer.status == status, "GET \(path)\(suffix) → \(answer.status)")
+            try check(answer, "GET", path + suffix.prefix { $0 != "?" }, document)
+            covered.insert("GET /notifications/1/{token}/events \(answer.status)")
+        }
+        // The stream itself never ends by itself: read its head for a second.
+        let head = try fixture.readEvents(String(path.dropFirst()) + "/events", seconds: 1, headers: true)
+        #expect(head.lowercased().contains("content-type: text/event-stream"), "\(head)")
+        #expect(head.hasPrefix("HTTP/1.1 200"), "\(head)")
+        _ = try document.operation("GET", path + "/events")
+        covered.insert("GET /notifications/1/{token}/events 200")
     }
 
     /// Expects `answer`'s body to be JSON valid against the document's schema for its status.
