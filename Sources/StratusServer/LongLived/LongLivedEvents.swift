@@ -20,17 +20,19 @@ enum LongLivedEvents {
             try NotificationRoutes.integer(call.query["limit"], "limit", range: 1...maximumLimit) ?? defaultLimit
         let timeout = try NotificationRoutes.seconds(call.query["timeout"]) ?? NotificationRoutes.defaultTimeout
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
-        while true {
-            let (events, status) = try await call.withJournal { journal in
-                let events = try journal.events(id, from: from, limit: Int(limit))
-                guard let status = try journal.status(id) else { throw ServerError.unknownOperation(id) }
-                return (events, status)
+        return try await ServerMetrics.longPoll {
+            while true {
+                let (events, status) = try await call.withJournal { journal in
+                    let events = try journal.events(id, from: from, limit: Int(limit))
+                    guard let status = try journal.status(id) else { throw ServerError.unknownOperation(id) }
+                    return (events, status)
+                }
+                let done =
+                    !events.isEmpty || status.state != .running || ContinuousClock.now >= deadline
+                    || Task.isCancelled || Task.isShuttingDownGracefully
+                if done { return call.respond(answer(events, status)) }
+                try? await Task.sleep(for: pollInterval)
             }
-            let done =
-                !events.isEmpty || status.state != .running || ContinuousClock.now >= deadline
-                || Task.isCancelled || Task.isShuttingDownGracefully
-            if done { return call.respond(answer(events, status)) }
-            try? await Task.sleep(for: pollInterval)
         }
     }
 
