@@ -21,9 +21,9 @@ enum ZoneChangesEndpoints {
         let batch = try await call.withDatabase { database in
             try database.fetchZoneChanges(zone, since: token, limit: limit, desiredKeys: desiredKeys)
         }
-        var answer = dictionary(batch, zone: zone, call: call, numbersAsStrings: body.numbersAsStrings ?? false)
-        answer["zoneID"] = nil
-        return call.respond(.object(answer))
+        var out = JSONWriter(capacity: 512 * batch.changes.count + 256)
+        write(batch, zone: nil, translator: translator, numbersAsStrings: body.numbersAsStrings ?? false, into: &out)
+        return JSONBody.response(out.bytes)
     }
 
     static func handleChangesZone(_ call: DatabaseCall) async throws -> Response {
@@ -58,35 +58,49 @@ enum ZoneChangesEndpoints {
             }
         }
         let numbersAsStrings = body.numbersAsStrings ?? false
-        let zones: [JSONValue] = zip(requests, results).map { request, result in
-            switch result {
-            case .success(let batch):
-                return .object(dictionary(batch, zone: request.0, call: call, numbersAsStrings: numbersAsStrings))
-            case .failure(let error):
-                return ZoneEndpoints.errorDictionary(error, zone: request.0, call: call)
+        let changed = results.reduce(0) { $0 + ((try? $1.get())?.changes.count ?? 0) }
+        var out = JSONWriter(capacity: 512 * changed + 256)
+        out.object { answer in
+            answer.member("zones") {
+                $0.array(zip(requests, results)) { zones, item in
+                    switch item.1 {
+                    case .success(let batch):
+                        write(
+                            batch, zone: item.0.0, translator: translator, numbersAsStrings: numbersAsStrings,
+                            into: &zones)
+                    case .failure(let error):
+                        zones.value(ZoneEndpoints.errorDictionary(error, zone: item.0.0, call: call))
+                    }
+                }
             }
         }
-        return call.respond(["zones": .array(zones)])
+        return JSONBody.response(out.bytes)
     }
 
-    /// `{zoneID, records, syncToken, moreComing}` of one batch.
-    static func dictionary(_ batch: ZoneChangesBatch, zone: CKRecordZone.ID, call: DatabaseCall, numbersAsStrings: Bool)
-        -> [String: JSONValue]
-    {
+    /// Writes `{moreComing, records, syncToken, zoneID}` of one batch; without `zoneID` for
+    /// `nil` (`records/changes` names no zone in its answer).
+    static func write(
+        _ batch: ZoneChangesBatch, zone: CKRecordZone.ID?, translator: WSRecordTranslator, numbersAsStrings: Bool,
+        into out: inout JSONWriter
+    ) {
         ServerMetrics.recordsFetched(batch.changes.count)
-        let translator = call.translator
-        let records: [JSONValue] = batch.changes.map { change in
-            switch change {
-            case .changed(let record):
-                return translator.dictionary(for: record, numbersAsStrings: numbersAsStrings, desiredKeys: nil)
-            case .deleted(let id, let type):
-                return translator.tombstone(for: id, recordType: type)
+        out.object { members in
+            members.member("moreComing") { $0.bool(batch.moreComing) }
+            members.member("records") {
+                $0.array(batch.changes) { records, change in
+                    switch change {
+                    case .changed(let record):
+                        translator.write(record, numbersAsStrings: numbersAsStrings, desiredKeys: nil, into: &records)
+                    case .deleted(let id, let type):
+                        records.value(translator.tombstone(for: id, recordType: type))
+                    }
+                }
+            }
+            members.member("syncToken") { $0.string(SyncTokenText.encode(batch.token.data)) }
+            if let zone {
+                members.member("zoneID") { translator.write(zone, into: &$0) }
             }
         }
-        return [
-            "zoneID": translator.dictionary(for: zone), "records": .array(records),
-            "syncToken": .string(SyncTokenText.encode(batch.token.data)), "moreComing": .bool(batch.moreComing),
-        ]
     }
 
     /// The engine's batch size for a `resultsLimit`: its default when absent, at most its cap.
