@@ -6,12 +6,23 @@ internal import Stratus
 /// The steps every authenticated route takes (decision 0012.5, 0013): the credentials that
 /// need no body, then the body within the limit, then a signed request's signature over it.
 extension ServerState {
-    /// Checks the credentials that need no body, on the engine's threads (they read the store).
+    /// Checks the credentials that need no body: here when the credential cache holds them
+    /// (the same checks, without a hop to another thread), else on the engine's threads, as
+    /// they read the store.
     func authenticate(
         container: String, environment: Namespace.Environment, _ request: Request, requestID: String
     ) async throws -> PendingAuthentication {
         let credentials = PresentedCredentials(request)
         let authenticator = self.authenticator
+        do {
+            if let pending = try authenticator.authenticateFromCache(
+                container: container, environment: environment, credentials: credentials)
+            {
+                return pending
+            }
+        } catch {
+            throw ServerError(error)
+        }
         return try await executor.run(requestID: requestID) {
             do {
                 return try authenticator.authenticate(

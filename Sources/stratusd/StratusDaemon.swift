@@ -1,4 +1,5 @@
 import ArgumentParser
+import StratusServer
 
 /// `stratusd`: the self-hosted CloudKit server (decision 0012). `stratusd` alone serves the
 /// configured store on 127.0.0.1 (`serve`); `stratusd admin` manages containers and
@@ -16,4 +17,11 @@ struct StratusDaemon: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [ServeCommand.self, AdminCommand.self],
         defaultSubcommand: ServeCommand.self)
+
+    /// Runs the command, the server's tasks on its event loops
+    /// (``StratusServer/runTasksOnEventLoops()``, installed before any task starts).
+    static func main() async {
+        StratusServer.runTasksOnEventLoops()
+        await Self.main(nil)
+    }
 }

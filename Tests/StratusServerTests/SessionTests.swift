@@ -252,6 +252,45 @@ struct SessionTests {
         }
     }
 
+    /// The cache-only check (run on the request's own thread): nothing until a store look-up
+    /// cached every credential the request needs, then the same answer as the full check, and
+    /// nothing again once the cache time is over.
+    @Test(arguments: AuthTestBackend.allCases)
+    func theCacheOnlyCheckAnswersWhatTheStoreCheckCached(backend: AuthTestBackend) throws {
+        try backend.withStore { store in
+            let tokens = try setUp(store)
+            let made = try store.createSession(
+                container: "iCloud.a", environment: .development, externalUserID: "alice", now: now)
+            let authenticator = Authenticator(store: store)
+            let presented = PresentedCredentials(apiToken: tokens[.development], webAuthToken: made.token)
+            func fromCache(_ credentials: PresentedCredentials, at time: Date) throws -> PendingAuthentication? {
+                try authenticator.authenticateFromCache(
+                    container: "iCloud.a", environment: .development, credentials: credentials, now: time)
+            }
+            #expect(try fromCache(presented, at: now) == nil, "nothing cached yet")
+            let apiTokenOnly = PresentedCredentials(apiToken: tokens[.development], webAuthToken: nil)
+            _ = try caller(
+                authenticator, "iCloud.a", .development, apiToken: tokens[.development], session: nil, at: now)
+            #expect(try fromCache(apiTokenOnly, at: now) != nil, "the token and the container are cached")
+            #expect(try fromCache(presented, at: now) == nil, "the session is not cached yet")
+            let full = try caller(
+                authenticator, "iCloud.a", .development, apiToken: tokens[.development], session: made.token, at: now)
+            let cached = try #require(try fromCache(presented, at: now))
+            #expect(cached.authenticationWithoutBody == full)
+            #expect(throws: AuthFailure.self, "a cached token of another environment is refused as before") {
+                try authenticator.authenticateFromCache(
+                    container: "iCloud.a", environment: .production, credentials: presented, now: now)
+            }
+            #expect(throws: AuthFailure.self, "a cached token of another container is refused as before") {
+                try authenticator.authenticateFromCache(
+                    container: "iCloud.b", environment: .development, credentials: presented, now: now)
+            }
+            #expect(try fromCache(presented, at: now.addingTimeInterval(30)) == nil, "the cache time is over")
+            let wrong = PresentedCredentials(apiToken: "wrong", webAuthToken: nil)
+            #expect(try fromCache(wrong, at: now) == nil, "an unknown token is never cached: the store decides")
+        }
+    }
+
     @Test(arguments: AuthTestBackend.allCases)
     func theHMACKeyIsMadeOnceAndKept(backend: AuthTestBackend) throws {
         try backend.withStore { store in

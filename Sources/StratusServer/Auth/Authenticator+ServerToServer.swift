@@ -18,10 +18,8 @@ extension Authenticator {
             throw .authenticationFailed(
                 reason: "a signed request carries no ckAPIToken, ckWebAuthToken or query string")
         }
-        let entry = try lookUp {
-            try cache.value(.serverKey(container: container, environment: environment, id: keyID), now: now) {
-                try store.serverKey(container: container, environment: environment, id: keyID)
-            }
+        let entry = try credential(.serverKey(container: container, environment: environment, id: keyID), now: now) {
+            try store.serverKey(container: container, environment: environment, id: keyID)
         }
         guard let entry, let key = try? P256.Signing.PublicKey(derRepresentation: entry.publicKey) else {
             throw .authenticationFailed(

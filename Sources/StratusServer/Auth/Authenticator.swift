@@ -18,6 +18,9 @@ package struct Authenticator: Sendable {
     package let signatureMaxSkew: TimeInterval = 60
     /// Credentials found, kept per process (shared by copies of this authenticator).
     let cache: CredentialCache
+    /// Whether a credential the cache lacks is read from the store; `false` for
+    /// ``authenticateFromCache(container:environment:credentials:now:)``, which must not block.
+    private(set) var readsStore = true
 
     /// An authenticator over `store`; `signatureMaxAge` is clamped to [1, 600] seconds.
     /// Credentials found are kept `cacheLifetime` seconds (decision 0013.8: 30), so a
@@ -49,8 +52,8 @@ package struct Authenticator: Sendable {
                     ? "no credentials: send a ckAPIToken, or sign the request with a server-to-server key"
                     : "a ckWebAuthToken is sent with the container's ckAPIToken")
         }
-        let token = try lookUp {
-            try cache.value(.apiToken(Self.hash(apiToken)), now: now) { try store.apiToken(presented: apiToken) }
+        let token = try credential(.apiToken(Self.hash(apiToken)), now: now) {
+            try store.apiToken(presented: apiToken)
         }
         guard let token, token.container == container, token.environment == environment else {
             throw .authenticationFailed(
@@ -67,10 +70,8 @@ package struct Authenticator: Sendable {
     /// The caller with the session `webAuthToken` names, or anonymous with the reason it was refused.
     func user(of webAuthToken: String?, _ anonymous: Authentication, now: Date) throws(AuthFailure) -> Authentication {
         guard let webAuthToken else { return anonymous }
-        let session = try lookUp {
-            try cache.value(.session(Self.hash(webAuthToken)), now: now) {
-                try store.session(presented: webAuthToken, now: now)
-            }
+        let session = try credential(.session(Self.hash(webAuthToken)), now: now) {
+            try store.session(presented: webAuthToken, now: now)
         }
         guard let session, now < session.expires, session.container == anonymous.container,
             session.environment == anonymous.environment
@@ -87,7 +88,7 @@ package struct Authenticator: Sendable {
 
     /// Refuses an unknown or disabled container, or one without `environment`.
     func checkContainer(_ container: String, _ environment: Namespace.Environment, now: Date) throws(AuthFailure) {
-        let entry = try lookUp { try cache.value(.container(container), now: now) { try store.container(container) } }
+        let entry = try credential(.container(container), now: now) { try store.container(container) }
         guard let entry, entry.disabled == nil, entry.environments.contains(environment) else {
             throw .authenticationFailed(
                 reason: "no enabled container '\(container)' with a \(environment.rawValue) environment")
@@ -102,6 +103,37 @@ package struct Authenticator: Sendable {
     /// Runs a store look-up, reporting a store failure as such (not as refused credentials).
     func lookUp<T>(_ body: () throws -> T) throws(AuthFailure) -> T {
         do { return try body() } catch { throw .store(error) }
+    }
+
+    /// What `key` names: from the cache, else from the store with `fetch` — unless this
+    /// authenticator does not read the store, which then throws ``CredentialCacheMiss``
+    /// (as ``AuthFailure/store(_:)``).
+    func credential<T: Sendable>(_ key: CredentialCache.Key, now: Date, fetch: () throws -> T?) throws(AuthFailure)
+        -> T?
+    {
+        let readsStore = self.readsStore
+        return try lookUp {
+            try cache.value(key, now: now) {
+                guard readsStore else { throw CredentialCacheMiss() }
+                return try fetch()
+            }
+        }
+    }
+
+    /// ``authenticate(container:environment:credentials:now:)`` from the credential cache
+    /// alone, so a caller on threads that must not block can run it: the same checks on the
+    /// same values, or `nil` when a credential it needs is not cached (then ask the store).
+    package func authenticateFromCache(
+        container: String, environment: Namespace.Environment, credentials: PresentedCredentials, now: Date = Date()
+    ) throws(AuthFailure) -> PendingAuthentication? {
+        var cacheOnly = self
+        cacheOnly.readsStore = false
+        do {
+            return try cacheOnly.authenticate(
+                container: container, environment: environment, credentials: credentials, now: now)
+        } catch .store(let error) where error is CredentialCacheMiss {
+            return nil
+        }
     }
 
     /// Finishes `pending` with the raw body and the raw request path (as received, not

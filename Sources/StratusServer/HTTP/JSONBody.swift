@@ -21,8 +21,13 @@ enum JSONBody {
 
     /// A 200 response whose body is `value`.
     static func response(_ value: JSONValue) -> Response {
+        response(value.serialized())
+    }
+
+    /// A 200 response whose body is `json`, JSON already written (``JSONWriter``).
+    static func response(_ json: [UInt8]) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: value.serialized())))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: json)))
     }
 }

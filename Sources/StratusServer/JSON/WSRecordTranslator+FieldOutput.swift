@@ -18,6 +18,23 @@ extension WSRecordTranslator {
         return ["value": scalar.json(numbersAsStrings: numbersAsStrings), "type": .string(scalar.type.rawValue)]
     }
 
+    /// Writes the member `name` with the field dictionary of `value` — the bytes of
+    /// ``fieldDictionary(for:numbersAsStrings:)`` — or nothing where that is `nil`.
+    func writeField(_ name: String, _ value: any CKRecordValue, numbersAsStrings: Bool, into out: inout JSONWriter) {
+        if let items = listItems(value) {
+            guard let list = listDictionary(items, numbersAsStrings: numbersAsStrings) else { return }
+            out.member(name) { $0.value(list) }
+            return
+        }
+        guard let scalar = outputValue(value) else { return }
+        out.member(name) { field in
+            field.object { members in
+                members.member("type") { $0.string(scalar.type.rawValue) }
+                members.member("value") { $0.value(scalar.json(numbersAsStrings: numbersAsStrings)) }
+            }
+        }
+    }
+
     private func listItems(_ value: Any) -> [Any]? {
         if value is String || value is Data { return nil }
         if let items = value as? [Any] { return items }

@@ -25,22 +25,25 @@ enum RecordsLookup {
         var byName: [String: Result<CKRecord, CKError>] = [:]
         for (id, result) in results { byName[id.recordName] = result }
         let numbersAsStrings = body.numbersAsStrings ?? false
-        let records: [JSONValue] = body.records.map { item in
-            switch byName[item.recordName] {
-            case .success(let record):
-                return translator.dictionary(
-                    for: record, numbersAsStrings: numbersAsStrings, desiredKeys: item.desiredKeys ?? body.desiredKeys)
-            case .failure(let error):
-                return ItemError.dictionary(
-                    error, recordName: item.recordName, requestID: call.requestID, translator: translator,
-                    numbersAsStrings: numbersAsStrings)
-            case nil:
-                return ItemError.dictionary(
-                    CKError(.internalError), recordName: item.recordName, requestID: call.requestID,
-                    translator: translator, numbersAsStrings: numbersAsStrings)
+        var out = JSONWriter(capacity: 512 * body.records.count + 64)
+        out.object { answer in
+            answer.member("records") {
+                $0.array(body.records) { records, item in
+                    switch byName[item.recordName] ?? .failure(CKError(.internalError)) {
+                    case .success(let record):
+                        translator.write(
+                            record, numbersAsStrings: numbersAsStrings,
+                            desiredKeys: item.desiredKeys ?? body.desiredKeys, into: &records)
+                    case .failure(let error):
+                        records.value(
+                            ItemError.dictionary(
+                                error, recordName: item.recordName, requestID: call.requestID, translator: translator,
+                                numbersAsStrings: numbersAsStrings))
+                    }
+                }
             }
         }
-        return call.respond(["records": .array(records)])
+        return JSONBody.response(out.bytes)
     }
 
     /// The keys to read: every field when any item (or the request) wants every field, else the

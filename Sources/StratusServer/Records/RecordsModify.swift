@@ -24,38 +24,52 @@ enum RecordsModify {
             saves: plan.saves, deletes: plan.deletes, atomic: body.atomic ?? true, clientChangeTokenData: nil)
         let outcome = try await call.modify(request)
         ServerMetrics.recordsSaved(outcome.saveResults.count { if case .success = $0.1 { true } else { false } })
-        let numbersAsStrings = body.numbersAsStrings ?? false
-        var records: [JSONValue] = []
-        records.reserveCapacity(body.operations.count)
-        for (index, operation) in body.operations.enumerated() {
-            let desired = operation.desiredKeys ?? body.desiredKeys
-            switch plan.slots[index] {
-            case .save(let i):
-                let (id, result) = outcome.saveResults[i]
-                switch result {
-                case .success(let record):
-                    records.append(
-                        translator.dictionary(for: record, numbersAsStrings: numbersAsStrings, desiredKeys: desired))
-                case .failure(let error):
-                    records.append(
-                        ItemError.dictionary(
-                            error, recordName: id.recordName, requestID: call.requestID,
-                            isCreate: operation.operationType == "create", translator: translator,
-                            numbersAsStrings: numbersAsStrings))
-                }
-            case .delete(let i):
-                let (id, result) = outcome.deleteResults[i]
-                switch result {
-                case .success:
-                    records.append(translator.tombstone(for: id, recordType: nil))
-                case .failure(let error):
-                    records.append(
-                        ItemError.dictionary(
-                            error, recordName: id.recordName, requestID: call.requestID, translator: translator,
-                            numbersAsStrings: numbersAsStrings))
+        var out = JSONWriter(capacity: 512 * body.operations.count + 64)
+        out.object { answer in
+            answer.member("records") {
+                $0.array(body.operations.indices) { records, index in
+                    writeItem(
+                        index, of: body, plan: plan, outcome: outcome, translator: translator, call: call,
+                        into: &records)
                 }
             }
         }
-        return call.respond(["records": .array(records)])
+        return JSONBody.response(out.bytes)
+    }
+
+    /// Writes the answer to operation `index`: its record or tombstone, or its error.
+    private static func writeItem(
+        _ index: Int, of body: RecordsModifyRequest, plan: Plan, outcome: ModifyOutcome,
+        translator: WSRecordTranslator, call: DatabaseCall, into out: inout JSONWriter
+    ) {
+        let operation = body.operations[index]
+        let numbersAsStrings = body.numbersAsStrings ?? false
+        switch plan.slots[index] {
+        case .save(let i):
+            let (id, result) = outcome.saveResults[i]
+            switch result {
+            case .success(let record):
+                translator.write(
+                    record, numbersAsStrings: numbersAsStrings, desiredKeys: operation.desiredKeys ?? body.desiredKeys,
+                    into: &out)
+            case .failure(let error):
+                out.value(
+                    ItemError.dictionary(
+                        error, recordName: id.recordName, requestID: call.requestID,
+                        isCreate: operation.operationType == "create", translator: translator,
+                        numbersAsStrings: numbersAsStrings))
+            }
+        case .delete(let i):
+            let (id, result) = outcome.deleteResults[i]
+            switch result {
+            case .success:
+                out.value(translator.tombstone(for: id, recordType: nil))
+            case .failure(let error):
+                out.value(
+                    ItemError.dictionary(
+                        error, recordName: id.recordName, requestID: call.requestID, translator: translator,
+                        numbersAsStrings: numbersAsStrings))
+            }
+        }
     }
 }

@@ -23,7 +23,20 @@ struct WSRecordOutputTests {
         let record = CKRecord(recordType: "T", recordID: CKRecord.ID(recordName: "r"))
         set(record)
         let dictionary = translator.dictionary(for: record, numbersAsStrings: numbersAsStrings, desiredKeys: nil)
+        Self.expectWrittenAsSerialized(record, translator, numbersAsStrings: numbersAsStrings)
         return dictionary["fields"]?.serializedString() ?? "no fields"
+    }
+
+    /// The record endpoints write dictionaries without building them: the same bytes.
+    static func expectWrittenAsSerialized(
+        _ record: CKRecord, _ translator: WSRecordTranslator, numbersAsStrings: Bool = false,
+        desiredKeys: [String]? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let built = translator.dictionary(for: record, numbersAsStrings: numbersAsStrings, desiredKeys: desiredKeys)
+        let written = translator.serializedDictionary(
+            for: record, numbersAsStrings: numbersAsStrings, desiredKeys: desiredKeys)
+        #expect(
+            String(decoding: written, as: UTF8.self) == built.serializedString(), sourceLocation: sourceLocation)
     }
 
     @Test func aSavedRecordsDictionary() throws {
@@ -32,6 +45,8 @@ struct WSRecordOutputTests {
         record.parent = CKRecord.Reference(
             recordID: CKRecord.ID(recordName: "p", zoneID: record.recordID.zoneID), action: .none)
         let text = translator.dictionary(for: record, numbersAsStrings: false, desiredKeys: nil).serializedString()
+        Self.expectWrittenAsSerialized(record, translator)
+        Self.expectWrittenAsSerialized(record, WSRecordTranslator())
         #expect(
             text == #"{"created":{"deviceID":"stratusd","timestamp":1700000000123,"userRecordName":"_caller"},"#
                 + #""deleted":false,"fields":{"title":{"type":"STRING","value":"Hello"}},"#
@@ -44,6 +59,7 @@ struct WSRecordOutputTests {
     @Test func anUnsavedRecordHasNoSystemFields() {
         let record = CKRecord(recordType: "T", recordID: CKRecord.ID(recordName: "r"))
         let dictionary = WSRecordTranslator().dictionary(for: record, numbersAsStrings: false, desiredKeys: nil)
+        Self.expectWrittenAsSerialized(record, WSRecordTranslator())
         #expect(
             dictionary.serializedString()
                 == #"{"deleted":false,"fields":{},"recordName":"r","recordType":"T","zoneID":{"ownerRecordName":"__defaultOwner__","zoneName":"_defaultZone"}}"#
@@ -160,6 +176,9 @@ struct WSRecordOutputTests {
                     for: record, numbersAsStrings: false, desiredKeys: desired)["fields"]
             else { return ["not an object"] }
             return fields.keys.sorted()
+        }
+        for desired in [nil, ["c", "a"], ["missing", "b"], [], ["b", "a", "b"], ["é", "e", "a"]] {
+            Self.expectWrittenAsSerialized(record, translator, desiredKeys: desired)
         }
         #expect(keys(nil) == ["a", "b", "c"])
         #expect(keys(["c", "a"]) == ["a", "c"])

@@ -1,0 +1,3 @@
+/// A credential the cache does not hold, asked of an authenticator that may not read the
+/// store (``Authenticator/authenticateFromCache(container:environment:credentials:now:)``).
+struct CredentialCacheMiss: Error {}
