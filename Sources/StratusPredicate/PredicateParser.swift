@@ -23,6 +23,29 @@ struct PredicateParser {
     init(format: String, arguments: [Any]) throws(QueryPredicateError) {
         tokens = try PredicateLexer.tokens(of: format)
         self.arguments = arguments
+        try Self.checkNesting(tokens)
+    }
+
+    /// The deepest nesting the parser accepts: brackets and chained `NOT`s each recurse, and a
+    /// format string from an untrusted source (stratusd decodes submitted requests, decision
+    /// 0014.8) must not exhaust the stack.
+    static let maximumNesting = 200
+
+    private static func checkNesting(_ tokens: [PredicateToken]) throws(QueryPredicateError) {
+        var depth = 0
+        var negations = 0
+        for token in tokens {
+            if token.isSymbol("(") || token.isSymbol("{") {
+                depth += 1
+            } else if token.isSymbol(")") || token.isSymbol("}") {
+                depth -= 1
+            }
+            negations = token.keyword == .not || token.isSymbol("!") ? negations + 1 : 0
+            if depth + negations > maximumNesting {
+                throw QueryPredicateError(
+                    .syntax, "The predicate nests more than \(maximumNesting) levels deep", position: token.position)
+            }
+        }
     }
 
     /// The expression the whole format string denotes.

@@ -16,10 +16,15 @@ final class ServerState: Sendable {
     let logger: Logger
     /// Wakes the waiting long-polls and event streams (decision 0014.6).
     let notificationHub: NotificationHub
+    /// Runs the submitted long-lived operations (decision 0014.9).
+    let longLivedRunner: LongLivedRunner
     /// The HMAC key asset URLs and receipts are signed with (decision 0012.8).
     let assetKeys = AssetKeyring()
 
-    init(engine: Engine, limits: StratusServer.Limits, maximumBodyBytes: Int, servesTLS: Bool, logger: Logger) {
+    init(
+        engine: Engine, limits: StratusServer.Limits, maximumBodyBytes: Int, servesTLS: Bool, logger: Logger,
+        longLivedTiming: LongLivedRunner.Timing = LongLivedRunner.Timing()
+    ) {
         self.maximumBodyBytes = maximumBodyBytes
         self.servesTLS = servesTLS
         self.engine = engine
@@ -29,6 +34,8 @@ final class ServerState: Sendable {
         self.authenticator = Authenticator(store: authStore)
         self.limits = limits
         self.logger = logger
+        self.longLivedRunner = LongLivedRunner(
+            engine: engine, executor: executor, logger: logger, timing: longLivedTiming)
         let hub = NotificationHub(engine: engine, executor: executor, logger: logger)
         self.notificationHub = hub
         engine.observeNotifications { hub.wake($0) }

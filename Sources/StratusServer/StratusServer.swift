@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 public import Logging
 import NIOCore
+import ServiceLifecycle
 internal import Stratus
 public import StratusBackend
 
@@ -63,6 +64,9 @@ public struct StratusServer: Sendable {
     public var connections = ConnectionSettings()
     /// The Prometheus listener started beside the API, if any (decision 0013.7).
     public var metrics: MetricsListener?
+    /// How long a long-lived operation's lease lasts without renewal (decision 0014.10): 30
+    /// seconds; a process renews its leases every third of it.
+    public var longLivedLeaseSeconds: Double = 30
 
     /// A server for `backend`, described as `backendDescription` (never with a password).
     public init(
@@ -87,35 +91,37 @@ public struct StratusServer: Sendable {
         let state = ServerState(
             engine: try Engine(backend: backend), limits: limits, maximumBodyBytes: connections.maxBodyBytes,
             servesTLS: connections.tls != nil,
-            logger: logger)
+            logger: logger, longLivedTiming: LongLivedRunner.Timing(leaseDuration: longLivedLeaseSeconds))
         state.executor.start()
+        do {
+            try await AssetMaintenance(server: state).prepare()
+        } catch {
+            try? await state.executor.shutdown()
+            throw error
+        }
         let application = Application(
             router: makeRouter(state), server: try httpServer(), configuration: applicationConfiguration,
-            services: metricsServices(),
+            services: services(state),
             onServerRunning: { channel in
                 let bound = channel.localAddress
                 await onListening(bound?.ipAddress ?? address.host, bound?.port ?? address.port)
             },
             logger: logger)
-        let maintenance = Task { await CredentialMaintenance(server: state).run() }
-        defer { maintenance.cancel() }
-        let notificationPolling = Task { await state.notificationHub.run() }
-        defer { notificationPolling.cancel() }
-        let assetMaintenance = Task { await AssetMaintenance(server: state).run() }
-        defer { assetMaintenance.cancel() }
-        do {
-            try await AssetMaintenance(server: state).prepare()
-            try await application.runService()
-        } catch {
-            maintenance.cancel()
-            assetMaintenance.cancel()
-            try? await state.executor.shutdown()
-            throw error
-        }
-        maintenance.cancel()
-        assetMaintenance.cancel()
-        // The requests in flight have finished: the engine's threads can go.
-        try await state.executor.shutdown()
+        try await application.runService()
+    }
+
+    /// The services beside the HTTP server, in start order. The group stops them in reverse
+    /// order after the HTTP server (which Hummingbird adds last): metrics, then the long-lived
+    /// runner (which suspends its operations and releases their leases), the periodic work,
+    /// and last the engine's threads, which everything before still uses.
+    func services(_ state: ServerState) -> [any Service] {
+        [
+            ExecutorLifetime(executor: state.executor),
+            BackgroundService { await CredentialMaintenance(server: state).run() },
+            BackgroundService { await state.notificationHub.run() },
+            BackgroundService { await AssetMaintenance(server: state).run() },
+            state.longLivedRunner,
+        ] + metricsServices()
     }
 
     /// The routes: `/health`, the database endpoints, and CloudKit's error for everything else.

@@ -31,7 +31,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info, or STRATUS_LOG_LEVEL).")
     var logLevel: String?
 
+    @Option(
+        help: """
+            Seconds a long-lived operation's lease lasts without renewal (default 30): a killed \
+            stratusd's operations are resumed by another process within about this time.
+            """)
+    var longLivedLeaseSeconds: Double?
+
     func validate() throws {
+        if let longLivedLeaseSeconds, !(1...3600).contains(longLivedLeaseSeconds) {
+            throw ValidationError("--long-lived-lease-seconds must be 1…3600, got \(longLivedLeaseSeconds)")
+        }
         for (name, value) in [("--port", port), ("--metrics-port", metricsPort)] {
             if let value, !(0...65535).contains(value) {
                 throw ValidationError("\(name) must be 0…65535, got \(value)")
@@ -62,6 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
             limits: .init(maximumAssetBytes: settings.server.maxAssetBytes))
         server.connections = connections
         server.metrics = metrics
+        if let longLivedLeaseSeconds { server.longLivedLeaseSeconds = longLivedLeaseSeconds }
         try await server.run { host, port in await banner.apiListening(host: host, port: port) }
     }
 

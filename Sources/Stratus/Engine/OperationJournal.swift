@@ -170,7 +170,7 @@ struct OperationJournal: Sendable {
                 }
             }
         }
-        return all.filter { $0.header.isOutstanding && !expired.map(\.id).contains($0.id) }
+        return all.filter { $0.header.isOutstanding && $0.header.isListed && !expired.map(\.id).contains($0.id) }
             .sorted { ($0.header.createdAt, $0.id) < ($1.header.createdAt, $1.id) }
     }
 
@@ -178,10 +178,10 @@ struct OperationJournal: Sendable {
     /// their work is not done.
     static func isExpired(_ header: JournalHeader, now: Double, retention: Double) -> Bool {
         guard header.state != .running, let finished = header.finishedAt else { return false }
-        return now - finished > retention
+        return now - finished > header.retention(listed: retention)
     }
 
-    private func allHeaders() throws -> [(id: String, header: JournalHeader)] {
+    func allHeaders() throws -> [(id: String, header: JournalHeader)] {
         try engine.read { txn in
             var result: [(id: String, header: JournalHeader)] = []
             var range = keys.headers

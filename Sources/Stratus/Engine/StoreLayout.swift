@@ -2,8 +2,8 @@ import Foundation
 import StratusBackend
 
 /// The engine's key layout (decisions 0002, 0008, 0012.10). Every key starts with one of these
-/// bytes. Tag `08` (long-lived leases, server) is planned by decision 0014 and not yet used;
-/// `09` is the staged-asset queue (decision 0012.8).
+/// bytes. Tag `08` holds stratusd's long-lived operation leases (decision 0014.10); `09` is the
+/// staged-asset queue (decision 0012.8).
 enum StoreLayout {
     /// Store-wide metadata: `[0x01] + ("store")`, and the number counter `[0x01] + ("containers")`.
     static let metaTag: UInt8 = 0x01
@@ -25,6 +25,9 @@ enum StoreLayout {
     /// Notification logs (decision 0014.2): `[0x07] + (n_U) + 00` → head, `[0x07] + (n_U) + 01
     /// + (position)` → entry (``NotificationLog``).
     static let notificationTag: UInt8 = 0x07
+    /// stratusd's long-lived operation leases (decision 0014.10): `[0x08] + 01 + (journal
+    /// number, operation ID)` → holder process ID, expiry (``LongLivedLeases``).
+    static let leaseTag: UInt8 = 0x08
     /// Staged asset content waiting for a record (stratusd's uploads, decision 0012.8):
     /// `[0x09] + (staged at, ms since 1970; database number; scope; content ID)` → empty, in
     /// time order so one scan finds what is old enough to purge in every database.

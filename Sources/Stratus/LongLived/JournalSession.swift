@@ -10,6 +10,9 @@ final class JournalSession {
     let operationID: String
     /// Whether this run is a proxy's (it replays before it works).
     let isProxy: Bool
+    /// stratusd's host of the run, if it runs there (decision 0014.9): the final callback is
+    /// not marked delivered (nobody received it yet), and a suspended run stops.
+    let host: LongLivedHost?
     /// The sequence number of the next callback this run journals or replays.
     private(set) var nextSequence: Int64 = 0
 
@@ -18,7 +21,20 @@ final class JournalSession {
         self.state = context.engine.journalState
         self.operationID = operationID
         self.isProxy = isProxy
+        self.host = nil
     }
+
+    /// The session of a run stratusd hosts: a proxy's, in the host's journal.
+    init(host: LongLivedHost, operationID: String) {
+        self.journal = host.journal
+        self.state = host.target.engine.journalState
+        self.operationID = operationID
+        self.isProxy = true
+        self.host = host
+    }
+
+    /// Whether the host suspended the run: it stops before its next step.
+    var isSuspended: Bool { host?.isSuspended ?? false }
 
     /// Journals `events` in a transaction of their own; `final` marks the operation completed.
     func append(_ events: [[UInt8]], final: Bool) throws {
@@ -39,6 +55,7 @@ final class JournalSession {
     /// Records that the final callback was delivered: the operation leaves the list. A failure
     /// leaves it listed, so its callbacks are replayed once more rather than lost.
     func markDelivered() {
+        guard host == nil else { return }
         _ = try? journal.finish(operationID, as: .delivered, now: state.now)
     }
 

@@ -13,6 +13,7 @@ final class LongLivedState: @unchecked Sendable {
     private let lock = NSLock()
     private var flag: Bool?
     private var proxyOrigin: LongLivedOrigin?
+    private var runHost: LongLivedHost?
 
     /// Remembers `isLongLived` the first time the operation starts; later changes do nothing.
     func captureFlag(_ value: Bool) {
@@ -27,5 +28,12 @@ final class LongLivedState: @unchecked Sendable {
     var origin: LongLivedOrigin? {
         get { lock.withLock { proxyOrigin } }
         set { lock.withLock { proxyOrigin = newValue } }
+    }
+
+    /// The host of an operation stratusd runs from its journal (decision 0014.9); `nil`
+    /// otherwise.
+    var host: LongLivedHost? {
+        get { lock.withLock { runHost } }
+        set { lock.withLock { runHost = newValue } }
     }
 }

@@ -21,11 +21,14 @@ struct OperationRun<Event: OperationEvent> {
     /// operation's delivery state, updated by `deliver`).
     func run(work: (DatabaseContext, JournalSession?) throws -> OperationBatch<Event>) {
         if let session, session.isProxy {
-            log.resuming()
+            // stratusd logs its own resumptions (a claimed lease); a first run has nothing to say.
+            if session.host == nil { log.resuming() }
             guard case .continue(let delivered) = catchUp() else { return }
-            log.replayed(delivered)
+            if session.host == nil { log.replayed(delivered) }
         }
         while true {
+            // A suspended run (stratusd stopping) leaves the rest to the next process.
+            if session?.isSuspended == true { return }
             let events: [Event]
             do {
                 switch try work(context, session) {
@@ -173,7 +176,7 @@ extension CKDatabaseOperation {
         _ type: Event.Type, deliver: @escaping (Event) -> Void,
         work: (DatabaseContext, JournalSession?) throws -> OperationBatch<Event>
     ) {
-        let log = OperationLog(self, database: resolvedDatabase)
+        let log = longLived.host.map { OperationLog(self, host: $0) } ?? OperationLog(self, database: resolvedDatabase)
         defer { log.finish() }
         if longLived.origin != nil && database == nil {
             let error = CKError.make(.invalidArguments, "CKDatabaseOperations must be submitted to a CKDatabase")
@@ -199,6 +202,14 @@ extension CKDatabaseOperation {
     /// was long-lived when it started (persisted, then announced with
     /// `longLivedOperationWasPersistedBlock`), or `nil`.
     private func openJournal(_ context: DatabaseContext) throws -> JournalSession? {
+        if let host = longLived.host {
+            guard let header = try host.journal.header(operationID) else {
+                throw CKError.make(
+                    .unknownItem, "long-lived operation \(operationID) is not in the journal (it was purged)")
+            }
+            if header.state == .cancelled { throw CKError.make(.operationCancelled, "the operation was cancelled") }
+            return JournalSession(host: host, operationID: operationID)
+        }
         if longLived.origin != nil {
             guard let header = try context.journal.header(operationID) else {
                 throw CKError.make(

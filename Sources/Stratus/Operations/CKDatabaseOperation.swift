@@ -26,7 +26,8 @@ open class CKDatabaseOperation: CKOperation, @unchecked Sendable {
 
     /// The engine's view of the resolved database, or the error that prevents using it.
     func databaseContext() throws -> DatabaseContext {
-        try resolvedDatabase.context()
+        if let host = longLived.host { return host.target }
+        return try resolvedDatabase.context()
     }
 
     /// Starts the operation. Whether it is long-lived is read here, once.

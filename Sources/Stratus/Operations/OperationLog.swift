@@ -12,7 +12,8 @@ import StratusBackend
 final class OperationLog {
     private let logger: Logger
     private let operation: CKDatabaseOperation
-    private let database: CKDatabase
+    private let scope: CKDatabase.Scope
+    private let containerName: String?
     private let started = ContinuousClock.now
     private var delivered = 0
     private var failed = 0
@@ -23,7 +24,17 @@ final class OperationLog {
     init(_ operation: CKDatabaseOperation, database: CKDatabase) {
         self.logger = database.container.logger
         self.operation = operation
-        self.database = database
+        self.scope = database.databaseScope
+        self.containerName = database.container.containerIdentifier
+        logger.debug("operation started", metadata: startMetadata())
+    }
+
+    /// Logs the start of `operation`'s run hosted by stratusd (decision 0014.9).
+    init(_ operation: CKDatabaseOperation, host: LongLivedHost) {
+        self.logger = host.target.engine.logger
+        self.operation = operation
+        self.scope = host.target.scope
+        self.containerName = nil
         logger.debug("operation started", metadata: startMetadata())
     }
 
@@ -32,11 +43,13 @@ final class OperationLog {
         var metadata = more
         metadata[LogKey.operationID] = "\(operation.operationID)"
         metadata[LogKey.operationKind] = "\(type(of: operation))"
-        metadata[LogKey.database] = "\(database.databaseScope)"
-        if let container = database.container.containerIdentifier {
+        metadata[LogKey.database] = "\(scope)"
+        if let container = containerName {
             metadata[LogKey.container] = "\(container)"
         }
-        if operation.longLived.isLongLivedAtStart || operation.longLived.origin != nil {
+        if operation.longLived.isLongLivedAtStart || operation.longLived.origin != nil
+            || operation.longLived.host != nil
+        {
             metadata[LogKey.longLived] = "true"
         }
         return metadata

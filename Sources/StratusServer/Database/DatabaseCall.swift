@@ -18,6 +18,12 @@ struct DatabaseCall: Sendable {
     /// `scheme://host[:port]` the client reached the server at, in front of the asset URLs
     /// this request answers (``RequestOrigin/of(_:servesTLS:)``).
     var origin: String = ""
+    /// The path's parameters below the database (`:id` of `stratus/operations/:id/…`).
+    var parameters: [String: String] = [:]
+    /// The query's parameters other than the credentials' (`from`, `timeout`).
+    var query: [String: String] = [:]
+    /// `X-Stratus-Operation-ID`, which makes a `records/modify` idempotent (decision 0014.11).
+    var operationIDHeader: String?
 
     /// The engine's context for this request's database: the container × environment's public
     /// database, or the caller's own private or shared database.

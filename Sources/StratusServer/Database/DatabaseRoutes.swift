@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 internal import Stratus
@@ -42,7 +43,25 @@ struct DatabaseRoutes: Sendable {
         return try await operation.handle(
             DatabaseCall(
                 path: path, caller: caller, body: body, requestID: context.id, server: server,
-                origin: RequestOrigin.of(request, servesTLS: server.servesTLS)))
+                origin: RequestOrigin.of(request, servesTLS: server.servesTLS),
+                parameters: Self.operationParameters(context.parameters), query: Self.query(request),
+                operationIDHeader: request.headers[Self.operationIDField]))
+    }
+
+    /// `X-Stratus-Operation-ID` (decision 0014.11).
+    static let operationIDField = HTTPField.Name("X-Stratus-Operation-ID")!
+
+    /// The path's parameters below the database segment.
+    private static func operationParameters(_ parameters: Parameters) -> [String: String] {
+        guard let id = parameters.get("id") else { return [:] }
+        return ["id": id]
+    }
+
+    /// The query's parameters, the last value of each name winning.
+    private static func query(_ request: Request) -> [String: String] {
+        var result: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters { result[String(name)] = String(value) }
+        return result
     }
 
     /// A path below a database that the API does not have: 404 once the credentials hold, so

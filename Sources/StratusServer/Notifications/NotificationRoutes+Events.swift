@@ -40,7 +40,9 @@ extension NotificationRoutes {
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
-                try await routes.stream(entry, from: from, requestID: requestID, to: &writer)
+                try await ServerMetrics.longPoll {
+                    try await routes.stream(entry, from: from, requestID: requestID, to: &writer)
+                }
             })
     }
 

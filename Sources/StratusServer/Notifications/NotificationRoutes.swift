@@ -100,9 +100,11 @@ struct NotificationRoutes: Sendable {
         let timeout = try Self.seconds(query["timeout"].map(String.init)) ?? Self.defaultTimeout
         let cursor = try await acknowledge(token, entry, through: after ?? entry.cursor, requestID: context.id)
         try await applyRetention(entry, requestID: context.id)
-        let (found, reset, _) = try await entries(
-            of: entry, after: after ?? cursor, limit: Int(limit), timeout: .milliseconds(Int(timeout * 1000)),
-            requestID: context.id)
+        let (found, reset, _) = try await ServerMetrics.longPoll {
+            try await entries(
+                of: entry, after: after ?? cursor, limit: Int(limit), timeout: .milliseconds(Int(timeout * 1000)),
+                requestID: context.id)
+        }
         let notifications = found.map { notification -> JSONValue in
             .object([
                 "position": .integer(notification.position),

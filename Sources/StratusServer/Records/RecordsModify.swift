@@ -22,7 +22,7 @@ enum RecordsModify {
         let plan = try Plan(body, translator: translator)
         let request = ModifyRequest(
             saves: plan.saves, deletes: plan.deletes, atomic: body.atomic ?? true, clientChangeTokenData: nil)
-        let outcome = try await call.withDatabase { database in try database.modifyRecords(request) }
+        let outcome = try await call.modify(request)
         ServerMetrics.recordsSaved(outcome.saveResults.count { if case .success = $0.1 { true } else { false } })
         let numbersAsStrings = body.numbersAsStrings ?? false
         var records: [JSONValue] = []

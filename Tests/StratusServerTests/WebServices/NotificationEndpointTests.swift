@@ -188,12 +188,29 @@ struct NotificationEndpointTests {
         let ws = try WebServicesFixture()
         let courier = try await ws.courierPath(as: .alice)
         async let waiting = ws.poll(courier, "timeout=50")
-        try await Task.sleep(for: .milliseconds(500))
+        // SIGTERM once the poll is waiting in the server (its gauge says so), however loaded
+        // the machine: a fixed pause once sent it before the poll had connected.
+        try await Self.waitForOpenLongPoll(ws.server.metricsURL)
         let stopping = ContinuousClock.now
         #expect(ws.server.stop() == 0)
         #expect(ContinuousClock.now - stopping < .seconds(10), "SIGTERM ends the long-poll")
         let answer = try await waiting
         #expect(answer.status == 200 && answer.positions.isEmpty, "\(answer.json)")
+    }
+
+    /// Waits (up to 30 s) until the server's metrics show an open long-poll.
+    static func waitForOpenLongPoll(_ metricsURL: URL) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let (data, _) = try await URLSession.shared.data(from: metricsURL)
+            let open = String(decoding: data, as: UTF8.self).split(separator: "\n").contains { line in
+                line.hasPrefix("stratus_long_polls_open")
+                    && (line.split(separator: " ").last.flatMap { Double($0) } ?? 0) >= 1
+            }
+            if open { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("no long-poll became open within 30 s")
     }
 
     static func eventIDs(_ stream: String) -> [Int] {

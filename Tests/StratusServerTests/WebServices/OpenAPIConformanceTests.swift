@@ -188,6 +188,20 @@ struct OpenAPIConformanceTests {
         Exchange(operation: "tokens/create", body: #"{"apnsEnvironment": "sandbox"}"#, database: ""),
         Exchange(operation: "tokens/create", body: "{}", database: "", credentials: .anonymous),
         Exchange(method: "GET", operation: "tokens/create", database: ""),
+        // Long-lived operations (decision 0014.8–9): submit, list, events, delivered, cancel.
+        Exchange(
+            operation: "stratus/operations/submit", body: LongLivedExamples.fetchZonesBody(id: "conformance"),
+            database: "private"),
+        Exchange(operation: "stratus/operations/submit", body: "{}", database: "private"),
+        Exchange(
+            operation: "stratus/operations/submit", body: LongLivedExamples.fetchZonesBody(id: "anonymous"),
+            credentials: .anonymous),
+        Exchange(method: "GET", operation: "stratus/operations", database: "private"),
+        Exchange(method: "GET", operation: "stratus/operations/conformance/events", database: "private"),
+        Exchange(operation: "stratus/operations/conformance/delivered", body: "{}", database: "private"),
+        Exchange(operation: "stratus/operations/missing/cancel", body: "{}", database: "private"),
+        Exchange(operation: "stratus/operations/conformance/cancel", body: "{}", database: "private"),
+        Exchange(method: "DELETE", operation: "stratus/operations", database: "private"),
     ]
 
     @Test func everyResponseMatchesTheDocument() async throws {
@@ -272,7 +286,9 @@ struct OpenAPIConformanceTests {
             "records/modify", "records/lookup", "records/changes", "changes/zone", "changes/database",
             "zones/changes", "zones/lookup", "zones/modify", "zones/list", "records/query", "users/caller",
             "users/current", "subscriptions/list", "subscriptions/lookup", "subscriptions/modify",
-            "assets/upload", "tokens/create", "{token}/ack", "{token}/events",
+            "assets/upload", "tokens/create", "{token}/ack", "{token}/events", "stratus/operations/submit",
+            "stratus/operations", "stratus/operations/{operationID}/events",
+            "stratus/operations/{operationID}/delivered", "stratus/operations/{operationID}/cancel",
         ] {
             #expect(covered.contains { $0.contains("/\(served) 200") }, "no 200 of \(served) was checked")
         }

@@ -24,8 +24,9 @@ final class WebServicesFixture: Sendable {
     /// a second `stratusd` opens the same store.
     let backendArguments: [String]
 
-    /// `environment` is added to the server's (such as `STRATUS_SERVER_MAX_ASSET_BYTES`).
-    init(postgres: Bool = false, environment: [String: String] = [:]) throws {
+    /// `environment` is added to the server's (such as `STRATUS_SERVER_MAX_ASSET_BYTES`);
+    /// `serverArguments` go to its command line (after the backend's).
+    init(postgres: Bool = false, environment: [String: String] = [:], serverArguments: [String] = []) throws {
         let directory = try TemporaryDirectory(prefix: "stratusd-ws")
         self.directory = directory
         let database = postgres ? try PostgreSQLPrivateServer() : nil
@@ -42,7 +43,8 @@ final class WebServicesFixture: Sendable {
         let session = ["session", "create", "--container", Self.container, "--environment", "development", "--user"]
         aliceSession = try admin(session + ["alice"])
         bobSession = try admin(session + ["bob"])
-        server = try StratusDaemonProcess(arguments: backend, environment: environment, directory: directory)
+        server = try StratusDaemonProcess(
+            arguments: backend + serverArguments, environment: environment, directory: directory)
     }
 
     deinit {

@@ -26,19 +26,35 @@ struct JournalHeader: Sendable, Equatable {
     var finishedAt: Double?
     /// The sequence number the next journaled callback gets (callbacks so far).
     var nextSequence: Int64
+    /// For an operation submitted to stratusd, the database it targets and the caller it runs
+    /// as (decision 0014.8); `nil` for an embedded container's operation.
+    var target: JournalTarget?
+    /// Whether `fetchAllLongLivedOperationIDs` lists it: `false` for an idempotent modify
+    /// submitted with `isLongLived: false` (decision 0014.11), kept only for its outcome.
+    var isListed = true
 
     /// Whether `fetchAllLongLivedOperationIDs` lists it and `fetchLongLivedOperation` returns it.
     var isOutstanding: Bool { state == .running || state == .completed }
 
+    /// How long after it finished the entry is kept: `retention` for a listed operation, one
+    /// hour for an unlisted one (decision 0014.11).
+    func retention(listed retention: Double) -> Double { isListed ? retention : 3600 }
+
     func encoded() -> [UInt8] {
         var w = ByteWriter()
-        w.write(UInt8(1))
+        // Version 1 is an embedded operation's; version 2 adds the target and the listing.
+        w.write(UInt8(target == nil && isListed ? 1 : 2))
         w.write(kind)
         w.write(Int64(scope))
         w.write(state.rawValue)
         w.write(createdAt)
         w.write(finishedAt ?? .nan)
         w.write(nextSequence)
+        if target != nil || !isListed {
+            w.write(bool: isListed)
+            w.write(bool: target != nil)
+            target?.encode(to: &w)
+        }
         return w.bytes
     }
 
@@ -53,7 +69,8 @@ struct JournalHeader: Sendable, Equatable {
 
     init(decoding bytes: [UInt8]) throws {
         var r = ByteReader(bytes)
-        guard try r.readByte() == 1 else { throw EngineError.corruptValue }
+        let version = try r.readByte()
+        guard version == 1 || version == 2 else { throw EngineError.corruptValue }
         kind = try r.readString()
         scope = Int(try r.readInt64())
         guard let state = State(rawValue: try r.readByte()) else { throw EngineError.corruptValue }
@@ -62,5 +79,9 @@ struct JournalHeader: Sendable, Equatable {
         let finished = try r.readDouble()
         finishedAt = finished.isNaN ? nil : finished
         nextSequence = try r.readInt64()
+        if version == 2 {
+            isListed = try r.readBool()
+            target = try r.readBool() ? try JournalTarget(from: &r) : nil
+        }
     }
 }

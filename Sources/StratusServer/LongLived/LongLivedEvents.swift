@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+import ServiceLifecycle
+internal import Stratus
+
+/// `GET …/stratus/operations/{id}/events?from=SEQ&limit=N&timeout=T` (decision 0014.9): the
+/// operation's journaled callbacks from sequence `from`, in the journal's encoding; when there
+/// are none yet and the operation still runs, it waits up to `timeout` seconds (default 30, at
+/// most 55) for the next, like the notification long-poll. The journal is read again every
+/// 200 ms, so callbacks journaled by another stratusd arrive as fast.
+enum LongLivedEvents {
+    static let defaultLimit: Int64 = 100
+    static let maximumLimit: Int64 = 400
+    static let pollInterval: Duration = .milliseconds(200)
+
+    static func handle(_ call: DatabaseCall) async throws -> Response {
+        let id = call.operationID
+        let from = try NotificationRoutes.integer(call.query["from"], "from", range: 0...Int64.max) ?? 0
+        let limit =
+            try NotificationRoutes.integer(call.query["limit"], "limit", range: 1...maximumLimit) ?? defaultLimit
+        let timeout = try NotificationRoutes.seconds(call.query["timeout"]) ?? NotificationRoutes.defaultTimeout
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+        return try await ServerMetrics.longPoll {
+            while true {
+                let (events, status) = try await call.withJournal { journal in
+                    let events = try journal.events(id, from: from, limit: Int(limit))
+                    guard let status = try journal.status(id) else { throw ServerError.unknownOperation(id) }
+                    return (events, status)
+                }
+                let done =
+                    !events.isEmpty || status.state != .running || ContinuousClock.now >= deadline
+                    || Task.isCancelled || Task.isShuttingDownGracefully
+                if done { return call.respond(answer(events, status)) }
+                try? await Task.sleep(for: pollInterval)
+            }
+        }
+    }
+
+    /// `{operationID, state, nextSequence, events: [{sequence, event, final}]}`; `final` marks
+    /// the operation's last callback once it completed.
+    static func answer(_ events: [(sequence: Int64, bytes: [UInt8])], _ status: HostedOperationStatus) -> JSONValue {
+        let completed = status.state == .completed || status.state == .delivered
+        var answer = LongLivedEndpoints.fields(status)
+        answer["events"] = .array(
+            events.map { event in
+                [
+                    "sequence": .integer(event.sequence), "event": .string(Data(event.bytes).base64EncodedString()),
+                    "final": .bool(completed && event.sequence == status.nextSequence - 1),
+                ]
+            })
+        return .object(answer)
+    }
+}
