@@ -4,6 +4,8 @@ import StratusBackend
 /// signals go with its `COMMIT`, so PostgreSQL delivers them to every listening process only
 /// if it commits, never from an aborted or re-run body.
 extension PostgreSQLBackend: CommitSignaling {
+    /// The signals committed on `channel` by any process using this store: one connection of
+    /// its own runs `LISTEN` on a thread of its own until the stream's consumer goes away.
     public func signals(channel: String) -> AsyncStream<CommitSignal> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: CommitSignal.self, bufferingPolicy: .bufferingNewest(4096))

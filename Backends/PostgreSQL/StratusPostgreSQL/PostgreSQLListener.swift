@@ -51,6 +51,8 @@ final class PostgreSQLListener: Sendable {
                 if interrupted {
                     logger.info("PostgreSQL listening again for commit signals")
                     continuation.yield(.reconnected)
+                } else {
+                    logger.info("PostgreSQL listening for commit signals")
                 }
                 interrupted = false
                 pause = 0.25
