@@ -23,7 +23,8 @@ final class ServerState: Sendable {
 
     init(
         engine: Engine, limits: StratusServer.Limits, maximumBodyBytes: Int, servesTLS: Bool, logger: Logger,
-        longLivedTiming: LongLivedRunner.Timing = LongLivedRunner.Timing()
+        longLivedTiming: LongLivedRunner.Timing = LongLivedRunner.Timing(),
+        notificationPollInterval: Duration = .milliseconds(500)
     ) {
         self.maximumBodyBytes = maximumBodyBytes
         self.servesTLS = servesTLS
@@ -36,7 +37,8 @@ final class ServerState: Sendable {
         self.logger = logger
         self.longLivedRunner = LongLivedRunner(
             engine: engine, executor: executor, logger: logger, timing: longLivedTiming)
-        let hub = NotificationHub(engine: engine, executor: executor, logger: logger)
+        let hub = NotificationHub(
+            engine: engine, executor: executor, logger: logger, pollInterval: notificationPollInterval)
         self.notificationHub = hub
         engine.observeNotifications { hub.wake($0) }
     }

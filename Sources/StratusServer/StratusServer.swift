@@ -67,6 +67,9 @@ public struct StratusServer: Sendable {
     /// How long a long-lived operation's lease lasts without renewal (decision 0014.10): 30
     /// seconds; a process renews its leases every third of it.
     public var longLivedLeaseSeconds: Double = 30
+    /// How often the heads of the notification logs that long-polls wait on are read
+    /// (decision 0014.6): 500 ms. On PostgreSQL, commit signals wake polls sooner.
+    public var notificationPollInterval: Duration = .milliseconds(500)
 
     /// A server for `backend`, described as `backendDescription` (never with a password).
     public init(
@@ -91,7 +94,8 @@ public struct StratusServer: Sendable {
         let state = ServerState(
             engine: try Engine(backend: backend), limits: limits, maximumBodyBytes: connections.maxBodyBytes,
             servesTLS: connections.tls != nil,
-            logger: logger, longLivedTiming: LongLivedRunner.Timing(leaseDuration: longLivedLeaseSeconds))
+            logger: logger, longLivedTiming: LongLivedRunner.Timing(leaseDuration: longLivedLeaseSeconds),
+            notificationPollInterval: notificationPollInterval)
         state.executor.start()
         do {
             try await AssetMaintenance(server: state).prepare()

@@ -38,7 +38,17 @@ struct ServeCommand: AsyncParsableCommand {
             """)
     var longLivedLeaseSeconds: Double?
 
+    @Option(
+        help: """
+            Milliseconds between reads of the notification logs that long-polls wait on (default             500, 50…10000): how soon a commit through another stratusd wakes them without             PostgreSQL's LISTEN/NOTIFY.
+            """)
+    var notificationPollMilliseconds: Int?
+
     func validate() throws {
+        if let notificationPollMilliseconds, !(50...10_000).contains(notificationPollMilliseconds) {
+            throw ValidationError(
+                "--notification-poll-milliseconds must be 50…10000, got \(notificationPollMilliseconds)")
+        }
         if let longLivedLeaseSeconds, !(1...3600).contains(longLivedLeaseSeconds) {
             throw ValidationError("--long-lived-lease-seconds must be 1…3600, got \(longLivedLeaseSeconds)")
         }
@@ -73,6 +83,9 @@ struct ServeCommand: AsyncParsableCommand {
         server.connections = connections
         server.metrics = metrics
         if let longLivedLeaseSeconds { server.longLivedLeaseSeconds = longLivedLeaseSeconds }
+        if let notificationPollMilliseconds {
+            server.notificationPollInterval = .milliseconds(notificationPollMilliseconds)
+        }
         try await server.run { host, port in await banner.apiListening(host: host, port: port) }
     }
 

@@ -40,7 +40,7 @@ public final class PostgreSQLBackend: DatabaseBackend {
     private let schema: PostgreSQLSchema
     private let pool: PostgreSQLConnectionPool
     private let counter = RoundTripCounter()
-    private let connectionLog: PostgreSQLConnectionLog
+    let connectionLog: PostgreSQLConnectionLog
     /// How many times a body interrupted by a lost connection is run in all.
     private static let maximumAttempts = 3
 
@@ -126,6 +126,7 @@ public final class PostgreSQLBackend: DatabaseBackend {
             ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN ISOLATION LEVEL READ COMMITTED"
         return try run(begin: begin) { state in
             let transaction = PostgreSQLWriteTransaction(state: state)
+            transaction.notifyChannel = { [schema] in Self.notifyChannel($0, schema: schema.name) }
             let result = try body(transaction)
             try transaction.commit()
             return result

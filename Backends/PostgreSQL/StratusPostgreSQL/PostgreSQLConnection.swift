@@ -16,9 +16,9 @@ import Synchronization
 /// Statements run in pipeline mode: ``run(_:)`` sends a list of statements and one sync
 /// message, then reads every result — one network round trip for the whole list.
 package final class PostgreSQLConnection: @unchecked Sendable {
-    private var handle: OpaquePointer?
+    private(set) var handle: OpaquePointer?
     /// Set once the connection failed in a way that makes it unusable; the pool discards it.
-    private(set) var isBroken = false
+    var isBroken = false
     /// The index, in the last ``run(_:)``'s list, of the statement that failed, or `nil` when
     /// the failure cannot be pinned to one (the connection broke before any result arrived).
     private(set) var failedStatementIndex: Int?
@@ -140,7 +140,7 @@ package final class PostgreSQLConnection: @unchecked Sendable {
     }
 
     /// The connection failed outside any statement's result: it is broken.
-    private func lost(_ handle: OpaquePointer) -> BackendError {
+    func lost(_ handle: OpaquePointer) -> BackendError {
         isBroken = true
         return BackendError(
             .unavailable,

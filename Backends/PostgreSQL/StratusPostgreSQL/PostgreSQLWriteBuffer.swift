@@ -12,12 +12,17 @@ struct PostgreSQLWriteBuffer {
     private(set) var points: [[UInt8]: [UInt8]?] = [:]
     /// Buffered range clears, in order.
     private(set) var ranges: [KeyRange] = []
+    /// Buffered signals (`pg_notify` channel and payload), in order; PostgreSQL delivers them
+    /// only when the transaction commits.
+    private(set) var signals: [(channel: String, payload: String)] = []
 
-    var isEmpty: Bool { points.isEmpty && ranges.isEmpty }
+    var isEmpty: Bool { points.isEmpty && ranges.isEmpty && signals.isEmpty }
 
     mutating func set(_ key: [UInt8], _ value: [UInt8]) { points[key] = .some(value) }
 
     mutating func clear(_ key: [UInt8]) { points[key] = .some(nil) }
+
+    mutating func signal(channel: String, payload: String) { signals.append((channel, payload)) }
 
     mutating func clearRange(_ range: KeyRange) {
         guard !range.isEmpty else { return }
@@ -67,11 +72,16 @@ struct PostgreSQLWriteBuffer {
                         + "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
                     [.byteaArray(keys), .byteaArray(values)]))
         }
+        for signal in signals {
+            statements.append(
+                PostgreSQLStatement("SELECT pg_notify($1, $2)", [.text(signal.channel), .text(signal.payload)]))
+        }
         return statements
     }
 
     mutating func removeAll() {
         points.removeAll()
         ranges.removeAll()
+        signals.removeAll()
     }
 }

@@ -6,8 +6,10 @@ import StratusBackend
 ///
 /// Reads see the body's own writes: a `get` of a buffered key is answered from the buffer;
 /// a scan whose range holds buffered writes sends them first, in the same round trip.
-final class PostgreSQLWriteTransaction: PostgreSQLReadTransaction, BackendWriteTransaction {
+final class PostgreSQLWriteTransaction: PostgreSQLReadTransaction, SignalingWriteTransaction {
     private var buffer = PostgreSQLWriteBuffer()
+    /// How this store's channel names become PostgreSQL's (``PostgreSQLBackend/notifyChannel(_:)``).
+    var notifyChannel: (String) -> String = { $0 }
 
     override func get(_ key: [UInt8]) throws -> [UInt8]? {
         try checkActive()
@@ -47,6 +49,11 @@ final class PostgreSQLWriteTransaction: PostgreSQLReadTransaction, BackendWriteT
     func clearRange(_ range: KeyRange) throws {
         try checkActive()
         buffer.clearRange(range)
+    }
+
+    func signal(channel: String, payload: String) throws {
+        try checkActive()
+        buffer.signal(channel: notifyChannel(channel), payload: payload)
     }
 
     /// Sends what is still buffered and `COMMIT`, in one round trip (nothing at all for a body

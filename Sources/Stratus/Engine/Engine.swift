@@ -79,6 +79,13 @@ package final class Engine: Sendable {
         notificationObserver.withLock { $0 = observer }
     }
 
+    /// The numbers of the notification logs that commits of any process appended to, as they
+    /// commit, when the backend offers commit signals (PostgreSQL); `nil` otherwise. A
+    /// ``StratusBackend/CommitSignal/reconnected`` element means some were missed.
+    package func notificationSignals() -> AsyncStream<CommitSignal>? {
+        (backend as? any CommitSignaling)?.signals(channel: NotificationLog.signalChannel)
+    }
+
     /// Tells the observer that `logs` gained entries (after the commit).
     func notified(_ logs: [Int64]) {
         guard !logs.isEmpty, let observer = notificationObserver.withLock({ $0 }) else { return }

@@ -107,10 +107,18 @@ package struct NotificationLog: Sendable {
         }
     }
 
+    /// The commit-signal channel on which a commit names the logs it appended to (decision
+    /// 0014.6), on backends that offer signals.
+    static let signalChannel = "notifications"
+
     /// Appends `entries` in `txn` (the committing transaction), numbering them from the head,
-    /// and drops the oldest beyond ``maximumEntries``.
+    /// and drops the oldest beyond ``maximumEntries``; on a backend with commit signals, the
+    /// log's number is signalled, delivered only if `txn` commits.
     static func append(_ entries: [NotificationEntry], to number: Int64, _ txn: any BackendWriteTransaction) throws {
         guard !entries.isEmpty else { return }
+        if let signaling = txn as? any SignalingWriteTransaction {
+            try signaling.signal(channel: signalChannel, payload: String(number))
+        }
         var head = try Head(decoding: txn.get(headKey(number)))
         for entry in entries {
             try txn.set(entryKey(number, head.next), entry.encoded())

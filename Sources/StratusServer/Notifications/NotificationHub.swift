@@ -6,11 +6,12 @@ import Synchronization
 
 /// Wakes the long-polls and event streams waiting on a notification log (decision 0014.6).
 ///
-/// Two ways a log's waiters learn that it moved: this process's own commits (the engine tells
-/// ``wake(_:)`` after each commit that appended entries), and a poll, every
-/// ``pollInterval``, of the heads of every log with a waiter in one `getMany` — which catches
-/// the commits of other stratusd processes on the same store and any missed signal. Polling is
-/// the correctness mechanism; the in-process wake-up only makes it faster.
+/// Three ways a log's waiters learn that it moved: this process's own commits (the engine tells
+/// ``wake(_:)`` after each commit that appended entries); on PostgreSQL, the commit signals of
+/// every process on the same store (`LISTEN/NOTIFY`, relayed by ``relaySignals()``); and a
+/// poll, every ``pollInterval``, of the heads of every log with a waiter in one `getMany` —
+/// which catches the commits of other stratusd processes on any shared store and any missed
+/// signal. Polling is the correctness mechanism; the others only make it faster.
 final class NotificationHub: Sendable {
     /// One waiting poll or stream.
     private struct Waiter {
@@ -111,21 +112,44 @@ final class NotificationHub: Sendable {
     }
 
     /// Reads the heads of every waited-on log every ``pollInterval`` and wakes the waiters of
-    /// those that moved, until the task is cancelled.
+    /// those that moved, and relays the backend's commit signals, until the task is cancelled.
     func run() async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: pollInterval)
-            let logs = state.withLock { Array(Set($0.waiters.values.map(\.log))) }
-            guard !logs.isEmpty else { continue }
-            let engine = self.engine
-            do {
-                let heads = try await executor.run(requestID: "notification-hub") {
-                    try engine.notificationHeads(logs)
-                }
-                resume(where: { waiter in heads[waiter.log].map { $0.next > waiter.seen } ?? false })
-            } catch {
-                logger.warning("reading notification log heads failed", metadata: ["stratus.error": "\(error)"])
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.relaySignals() }
+            while !Task.isCancelled {
+                try? await Task.sleep(for: pollInterval)
+                await pollHeads()
             }
+            group.cancelAll()
+        }
+    }
+
+    /// Wakes the waiters of every log another process's commit signals (PostgreSQL), and
+    /// polls every head once after the signals were interrupted; returns at once on a backend
+    /// without signals.
+    func relaySignals() async {
+        guard let signals = engine.notificationSignals() else { return }
+        for await signal in signals {
+            switch signal {
+            case .signal(let payload): if let log = Int64(payload) { wake([log]) }
+            case .reconnected: await pollHeads()
+            }
+        }
+    }
+
+    /// Reads the heads of every waited-on log in one `getMany` and wakes the waiters of those
+    /// that moved.
+    private func pollHeads() async {
+        let logs = state.withLock { Array(Set($0.waiters.values.map(\.log))) }
+        guard !logs.isEmpty else { return }
+        let engine = self.engine
+        do {
+            let heads = try await executor.run(requestID: "notification-hub") {
+                try engine.notificationHeads(logs)
+            }
+            resume(where: { waiter in heads[waiter.log].map { $0.next > waiter.seen } ?? false })
+        } catch {
+            logger.warning("reading notification log heads failed", metadata: ["stratus.error": "\(error)"])
         }
     }
 

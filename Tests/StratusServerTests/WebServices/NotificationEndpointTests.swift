@@ -184,6 +184,34 @@ struct NotificationEndpointTests {
         #expect(ContinuousClock.now - wrote < .seconds(10), "woken by the head poll, not the timeout")
     }
 
+    @Test func postgreSQLCommitSignalsWakeAnotherServersPollAtOnce() async throws {
+        let ws = try WebServicesFixture(postgres: true)
+        try ws.subscribe(ws.aliceSession, Self.subscriptions)
+        let courier = try await ws.courierPath(as: .alice)
+        // Head polls every 10 s: only LISTEN/NOTIFY can wake the poll within 5 s of the save.
+        let other = try StratusDaemonProcess(
+            arguments: ws.backendArguments + ["--notification-poll-milliseconds", "10000"])
+        defer { other.stop() }
+        let listening = ContinuousClock.now + .seconds(30)
+        while !other.standardError.contains("PostgreSQL listening for commit signals"), ContinuousClock.now < listening
+        {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(other.standardError.contains("PostgreSQL listening for commit signals"))
+        var request = URLRequest(
+            url: try #require(URL(string: other.baseURL.absoluteString + "/" + courier + "?timeout=55")))
+        request.timeoutInterval = 60
+        async let waiting = URLSession.shared.data(for: request)
+        try await Self.waitForOpenLongPoll(other.metricsURL)
+        try await ws.saveNotes(["signalled"], priority: 1)
+        let saved = ContinuousClock.now
+        let (data, _) = try await waiting
+        let answer = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let positions = (answer["notifications"] as? [[String: Any]])?.compactMap { $0["position"] as? Int }
+        #expect(positions == [1], "\(answer)")
+        #expect(ContinuousClock.now - saved < .seconds(5), "woken by the commit signal, not the 10 s head poll")
+    }
+
     @Test func aWaitingPollDoesNotHoldUpShutdown() async throws {
         let ws = try WebServicesFixture()
         let courier = try await ws.courierPath(as: .alice)
