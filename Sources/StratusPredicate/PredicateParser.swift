@@ -31,17 +31,23 @@ struct PredicateParser {
     /// 0014.8) must not exhaust the stack.
     static let maximumNesting = 200
 
+    /// Refuses a format whose brackets and `NOT`s nest deeper than ``maximumNesting`` in
+    /// total: the depth inside a bracket is the depth before it, plus the `NOT`s that lead up to
+    /// it, plus one — so `NOT NOT (NOT (…` counts every level, not each run of `NOT`s apart.
     private static func checkNesting(_ tokens: [PredicateToken]) throws(QueryPredicateError) {
-        var depth = 0
+        var bases = [0]
         var negations = 0
         for token in tokens {
             if token.isSymbol("(") || token.isSymbol("{") {
-                depth += 1
+                bases.append((bases.last ?? 0) + negations + 1)
+                negations = 0
             } else if token.isSymbol(")") || token.isSymbol("}") {
-                depth -= 1
+                if bases.count > 1 { bases.removeLast() }
+                negations = 0
+            } else {
+                negations = token.keyword == .not || token.isSymbol("!") ? negations + 1 : 0
             }
-            negations = token.keyword == .not || token.isSymbol("!") ? negations + 1 : 0
-            if depth + negations > maximumNesting {
+            if (bases.last ?? 0) + negations > maximumNesting {
                 throw QueryPredicateError(
                     .syntax, "The predicate nests more than \(maximumNesting) levels deep", position: token.position)
             }

@@ -96,6 +96,21 @@ struct AdversarialTests {
         let nots = String(repeating: "NOT ", count: depth) + "a == 1"
         #expect(try parse(nots).evaluate(TestRecord(["a": .int(1)])))
     }
+
+    @Test func nestingIsCountedAcrossBracketsAndNots() throws {
+        // A staircase of NOT runs, each under the limit alone, nests 20,000 levels in all.
+        var format = ""
+        for level in 0..<199 { format += String(repeating: "NOT ", count: 199 - level) + "(" }
+        format += "a == 1" + String(repeating: ")", count: 199)
+        #expect { _ = try parse(format) } throws: { "\($0)".contains("nests more than 200") }
+        // 100 NOTs, a bracket and 99 more: 200 levels, the limit; one more is refused.
+        let atLimit = String(repeating: "NOT ", count: 100) + "(" + String(repeating: "NOT ", count: 99) + "a == 1)"
+        #expect(try parse(atLimit).evaluate(TestRecord(["a": .int(1)])) == false)
+        #expect { _ = try parse("NOT " + atLimit) } throws: { "\($0)".contains("nests more than 200") }
+        // Siblings do not nest: 150 bracketed NOTs side by side.
+        let siblings = (0..<150).map { _ in "(NOT a == 2)" }.joined(separator: " AND ")
+        #expect(try parse(siblings).evaluate(TestRecord(["a": .int(1)])))
+    }
 }
 
 /// A small deterministic random number generator.
