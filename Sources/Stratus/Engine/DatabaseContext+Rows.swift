@@ -159,8 +159,9 @@ extension DatabaseContext {
         } else {
             state.values = stored.fields
         }
-        // Assets point at local cache files; records without any (most) skip the pass.
-        for (key, value) in state.values where value.containsAsset {
+        // Assets point at local cache files; records without any (most) skip the pass, and so
+        // does stratusd (its clients download content through signed URLs).
+        for (key, value) in state.values where materializesAssets && value.containsAsset {
             if case .asset(let asset) = value {
                 state.values[key] = .asset(engine.materialize(asset, keys: keys, txn))
             } else if case .list(let items) = value,

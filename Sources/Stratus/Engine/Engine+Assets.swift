@@ -54,7 +54,8 @@ extension Engine {
         return result
     }
 
-    /// Moves `partial` to `file`; another reader that put the same content there first wins.
+    /// Moves `partial` to `file` (replacing a copy another reader put there meanwhile: content
+    /// never changes under its ID, so both copies are the same bytes).
     private func moveIntoPlace(_ partial: URL, _ file: URL) throws {
         guard rename(partial.path, file.path) == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])

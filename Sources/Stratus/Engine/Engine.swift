@@ -294,5 +294,10 @@ package struct DatabaseContext: Sendable {
     /// Whether this database's commits may fire subscriptions: a user's namespace (its own
     /// subscriptions) or a namespace's public database (its users' query subscriptions).
     var firesSubscriptions: Bool { namespaceOwner != nil }
+    /// Whether fetched assets are copied to local files (``Engine/materialize(_:keys:_:)``):
+    /// for embedded containers, whose apps read `CKAsset.fileURL`; never for stratusd's
+    /// namespaces, whose clients get download URLs — a server that copied every fetched asset
+    /// to its temporary directory would fill its disk.
+    var materializesAssets: Bool { namespaceOwner == nil }
 
 }

@@ -343,7 +343,7 @@ extension FieldValue {
         case .asset(var asset):
             guard let file = files.popFirst() else { throw EngineError.corruptValue }
             asset.pendingFile = file
-            if let context, !asset.contentID.isEmpty,
+            if let context, context.materializesAssets, !asset.contentID.isEmpty,
                 file.map({ !FileManager.default.fileExists(atPath: $0.path) }) ?? true
             {
                 let stored = asset

@@ -22,16 +22,19 @@ struct AssetRoutes: Sendable {
         guard ticket.fields.count == 9, let database = AssetDatabase(fields: ticket.fields[0..<4]) else {
             throw Self.badSignature
         }
-        let bytes = try await body(request)
-        let checksum = Data(SHA256.hash(data: bytes)).base64EncodedString()
+        let body = try await body(request)
         let engine = server.engine
-        let contentID = try await server.executor.run(requestID: context.id) {
-            try database.context(engine).stageAsset(bytes, label: checksum)
+        // Copying, hashing (up to 50 MiB) and staging run on the engine's threads, never on
+        // the event loop that serves other connections.
+        let (contentID, checksum, size) = try await server.executor.run(requestID: context.id) {
+            let bytes = Array(body.readableBytesView)
+            let checksum = Data(SHA256.hash(data: bytes)).base64EncodedString()
+            return (try database.context(engine).stageAsset(bytes, label: checksum), checksum, Int64(bytes.count))
         }
-        let receipt = AssetReceipt(database: database, contentID: contentID, size: Int64(bytes.count))
+        let receipt = AssetReceipt(database: database, contentID: contentID, size: size)
         return JSONBody.response([
             "singleFile": [
-                "fileChecksum": .string(checksum), "size": .integer(Int64(bytes.count)),
+                "fileChecksum": .string(checksum), "size": .integer(size),
                 "receipt": .string(receipt.text(key: key, now: Date())),
             ]
         ])
@@ -116,10 +119,10 @@ struct AssetRoutes: Sendable {
     }
 
     /// The body, refused with 413 beyond ``StratusServer/Limits/maximumAssetBytes``.
-    private func body(_ request: Request) async throws -> [UInt8] {
+    private func body(_ request: Request) async throws -> ByteBuffer {
         let limit = server.limits.maximumAssetBytes
         do {
-            return Array(try await request.body.collect(upTo: limit).readableBytesView)
+            return try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw ServerError(
                 .contentTooLarge, "BAD_REQUEST",

@@ -179,6 +179,27 @@ struct AssetEndpointTests {
         #expect((over.json["reason"] as? String)?.contains("asset") == true, "\(over.json)")
     }
 
+    @Test func theServerKeepsNoCopyOfTheAssetsItServes() async throws {
+        // Embedded containers copy fetched assets to local files for `fileURL`; stratusd's
+        // clients download them, so a copy per fetch would only fill the server's disk.
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("stratusd-tmp-\(UUID())")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let ws = try WebServicesFixture(environment: ["TMPDIR": temporary.path])
+        let singleFile = try await ws.upload(Self.bytes(700_000))
+        let saved = try await ws.post(
+            "records/modify", Self.create("kept", fields: ["photo": ["value": singleFile, "type": "ASSET"]]),
+            database: "private")
+        #expect(saved.status == 200 && saved.records.first?["serverErrorCode"] == nil, "\(saved.json)")
+        let read = try await ws.post("records/lookup", ["records": [["recordName": "kept"]]], database: "private")
+        let fields = read.records.first?["fields"] as? [String: [String: Any]]
+        #expect(fields?["photo"]?["value"] as? [String: Any] != nil, "\(read.json)")
+        let query = try await ws.post("records/query", ["query": ["recordType": "Photo"]], database: "private")
+        #expect(query.status == 200 && query.records.count == 1, "\(query.json)")
+        let copies = FileManager.default.enumerator(atPath: temporary.path)?.allObjects.count ?? 0
+        #expect(copies == 0, "files under the server's temporary directory: \(copies)")
+    }
+
     @Test func aMultiPartAssetIsDownloadedByteForByte() async throws {
         let ws = try WebServicesFixture()
         // 5 MiB + 1: ten full 512 KiB parts and a one-byte last part (decision 0015); and
