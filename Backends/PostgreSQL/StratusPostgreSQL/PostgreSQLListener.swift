@@ -24,7 +24,12 @@ final class PostgreSQLListener: Sendable {
         continuation: AsyncStream<CommitSignal>.Continuation
     ) {
         self.channel = channel
-        self.parameters = parameters
+        // TCP keepalives, unless configured otherwise: a connection that died without a word
+        // (a partition, a half-open socket) is noticed within about a minute and reopened.
+        let keepalives = [
+            ("keepalives", "1"), ("keepalives_idle", "30"), ("keepalives_interval", "10"), ("keepalives_count", "3"),
+        ]
+        self.parameters = parameters + keepalives.filter { keyword in !parameters.contains { $0.0 == keyword.0 } }
         self.redact = redact
         self.logger = log.logger
         self.continuation = continuation
@@ -76,7 +81,9 @@ final class PostgreSQLListener: Sendable {
     private func relay(_ connection: PostgreSQLConnection) throws {
         while !isStopped {
             for payload in try connection.notifications(waitingUpTo: Self.waitMilliseconds) {
-                continuation.yield(.signal(payload))
+                // A consumer that fell 4,096 signals behind lost the oldest: say so, as after
+                // a reconnect, so it reads every head once.
+                if case .dropped = continuation.yield(.signal(payload)) { continuation.yield(.reconnected) }
             }
         }
     }
