@@ -40,7 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            Milliseconds between reads of the notification logs that long-polls wait on (default             500, 50…10000): how soon a commit through another stratusd wakes them without             PostgreSQL's LISTEN/NOTIFY.
+            Milliseconds between reads of the notification logs that long-polls wait on (default \
+            500, 50…10000): how soon a commit through another stratusd wakes them without \
+            PostgreSQL's LISTEN/NOTIFY.
             """)
     var notificationPollMilliseconds: Int?
 
