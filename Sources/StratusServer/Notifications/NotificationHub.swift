@@ -19,6 +19,9 @@ final class NotificationHub: Sendable {
         /// The log's `next` position the waiter has already seen.
         var seen: Int64
         var continuation: CheckedContinuation<Void, Never>
+        /// Ends the wait at its timeout; cancelled when the waiter is woken sooner, so a woken
+        /// poll leaves no task sleeping out the rest of its timeout.
+        var timer: Task<Void, Never>?
     }
 
     private struct State {
@@ -84,10 +87,17 @@ final class NotificationHub: Sendable {
                     continuation.resume()
                     return
                 }
-                Task { [weak self] in
+                let timer = Task { [weak self] in
                     try? await Task.sleep(for: timeout)
+                    guard !Task.isCancelled else { return }
                     self?.resume(id: id)
                 }
+                let waiting = state.withLock { state -> Bool in
+                    guard state.waiters[id] != nil else { return false }
+                    state.waiters[id]?.timer = timer
+                    return true
+                }
+                if !waiting { timer.cancel() }
             }
         } onCancel: {
             cancel(id: id)
@@ -162,11 +172,14 @@ final class NotificationHub: Sendable {
     }
 
     private func resume(ids: (UInt64) -> Bool, where matches: (Waiter) -> Bool) {
-        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let woken = state.withLock { state -> [Waiter] in
             let chosen = state.waiters.filter { ids($0.key) && matches($0.value) }
             for key in chosen.keys { state.waiters[key] = nil }
-            return chosen.values.map(\.continuation)
+            return Array(chosen.values)
         }
-        for continuation in woken { continuation.resume() }
+        for waiter in woken {
+            waiter.timer?.cancel()
+            waiter.continuation.resume()
+        }
     }
 }
