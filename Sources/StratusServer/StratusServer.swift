@@ -105,27 +105,35 @@ public struct StratusServer: Sendable {
         }
         let application = Application(
             router: makeRouter(state), server: try httpServer(), configuration: applicationConfiguration,
-            services: services(state),
+            services: metricsServices(),
             onServerRunning: { channel in
                 let bound = channel.localAddress
                 await onListening(bound?.ipAddress ?? address.host, bound?.port ?? address.port)
             },
             logger: logger)
-        try await application.runService()
+        let group = ServiceGroup(
+            configuration: .init(
+                services: services(state, application: application), gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await group.run()
     }
 
-    /// The services beside the HTTP server, in start order. The group stops them in reverse
-    /// order after the HTTP server (which Hummingbird adds last): metrics, then the long-lived
-    /// runner (which suspends its operations and releases their leases), the periodic work,
-    /// and last the engine's threads, which everything before still uses.
-    func services(_ state: ServerState) -> [any Service] {
+    /// Every service, in start order; SIGTERM stops them one at a time in reverse order. First
+    /// the long-lived runner: it suspends its operations at their next journal point and
+    /// releases their leases, so another process resumes them at once (decision 0014.10) —
+    /// before, not after, the HTTP server drains its requests, which can take seconds. Then the
+    /// application (the HTTP server, which finishes the requests in flight, and the metrics
+    /// listener), the periodic work, and last the engine's threads, which everything before
+    /// still uses.
+    func services(_ state: ServerState, application: some Service) -> [any Service] {
         [
             ExecutorLifetime(executor: state.executor),
             BackgroundService { await CredentialMaintenance(server: state).run() },
             BackgroundService { await state.notificationHub.run() },
             BackgroundService { await AssetMaintenance(server: state).run() },
+            application,
             state.longLivedRunner,
-        ] + metricsServices()
+        ]
     }
 
     /// The routes: `/health`, the database endpoints, and CloudKit's error for everything else.
