@@ -57,28 +57,38 @@ struct PostgreSQLSignalTests {
         Issue.record("the listener received no probe")
     }
 
-    @Test func onlyCommittedTransactionsSignalInCommitOrder() async throws {
+    /// A new store with a listening handle and a writing handle, the listener's `LISTEN` in
+    /// place on channel "changes": what `body` gets, with what the listener received.
+    static func withListening(
+        _ body: (PostgreSQLTemporaryStorage, PostgreSQLBackend, Received) async throws -> Void
+    ) async throws {
         let storage = try PostgreSQLTestServer.makeStorage()
         defer { try? storage.destroy() }
         let listener = try PostgreSQLBackend(configuration: PostgreSQLTestServer.configuration(storage))
         let writer = try PostgreSQLBackend(configuration: PostgreSQLTestServer.configuration(storage))
         defer { try? writer.close() }
         defer { try? listener.close() }
-        let (received, task) = Self.listen(listener, "changes")
+        let (received, task) = listen(listener, "changes")
         defer { task.cancel() }
-        try await Self.waitUntilListening(received, "changes", writer)
+        try await waitUntilListening(received, "changes", writer)
+        try await body(storage, writer, received)
+    }
 
-        #expect(throws: Aborted.self) {
-            try writer.write { txn in
-                try (txn as? any SignalingWriteTransaction)?.signal(channel: "changes", payload: "aborted")
-                throw Aborted()
+    @Test func onlyCommittedTransactionsSignalInCommitOrder() async throws {
+        try await Self.withListening { _, writer, received in
+
+            #expect(throws: Aborted.self) {
+                try writer.write { txn in
+                    try (txn as? any SignalingWriteTransaction)?.signal(channel: "changes", payload: "aborted")
+                    throw Aborted()
+                }
             }
+            try Self.commit("other-channel", "elsewhere", writer)
+            for index in 0..<5 { try Self.commit("c\(index)", "changes", writer) }
+            #expect(await Self.until(received) { $0.contains(.signal("c4")) })
+            let payloads = await received.payloads.filter { !$0.hasPrefix("probe-") }
+            #expect(payloads == ["c0", "c1", "c2", "c3", "c4"], "nothing aborted, nothing of another channel")
         }
-        try Self.commit("other-channel", "elsewhere", writer)
-        for index in 0..<5 { try Self.commit("c\(index)", "changes", writer) }
-        #expect(await Self.until(received) { $0.contains(.signal("c4")) })
-        let payloads = await received.payloads.filter { !$0.hasPrefix("probe-") }
-        #expect(payloads == ["c0", "c1", "c2", "c3", "c4"], "nothing aborted, nothing of another channel")
     }
 
     @Test func anotherStoresSignalsNeverArrive() async throws {
@@ -100,33 +110,27 @@ struct PostgreSQLSignalTests {
     }
 
     @Test func aKilledListeningConnectionReconnectsAndSaysSo() async throws {
-        let storage = try PostgreSQLTestServer.makeStorage()
-        defer { try? storage.destroy() }
-        let listener = try PostgreSQLBackend(configuration: PostgreSQLTestServer.configuration(storage))
-        let writer = try PostgreSQLBackend(configuration: PostgreSQLTestServer.configuration(storage))
-        defer { try? writer.close() }
-        defer { try? listener.close() }
-        let (received, task) = Self.listen(listener, "changes")
-        defer { task.cancel() }
-        try await Self.waitUntilListening(received, "changes", writer)
+        try await Self.withListening { storage, writer, received in
 
-        let configuration = try PostgreSQLTestServer.configuration(storage)
-        let channel = PostgreSQLBackend.notifyChannel("changes", schema: configuration.schema)
-        let admin = try PostgreSQLConnection(parameters: configuration.connectionParameters, redact: [])
-        defer { admin.close() }
-        let killed = try admin.run([
-            PostgreSQLStatement(
-                "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1) t",
-                [.text("LISTEN \(channel)")])
-        ])
-        #expect(killed.first?.integer(row: 0, column: 0) == 1, "one listening connection was killed")
-        #expect(await Self.until(received) { $0.contains(.reconnected) }, "the listener says it reconnected")
-        for attempt in 0..<200 {
-            try Self.commit("after-\(attempt)", "changes", writer)
-            if await Self.until(received, within: .milliseconds(250), { $0.contains(.signal("after-\(attempt)")) }) {
-                break
+            let configuration = try PostgreSQLTestServer.configuration(storage)
+            let channel = PostgreSQLBackend.notifyChannel("changes", schema: configuration.schema)
+            let admin = try PostgreSQLConnection(parameters: configuration.connectionParameters, redact: [])
+            defer { admin.close() }
+            let killed = try admin.run([
+                PostgreSQLStatement(
+                    "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1) t",
+                    [.text("LISTEN \(channel)")])
+            ])
+            #expect(killed.first?.integer(row: 0, column: 0) == 1, "one listening connection was killed")
+            #expect(await Self.until(received) { $0.contains(.reconnected) }, "the listener says it reconnected")
+            for attempt in 0..<200 {
+                try Self.commit("after-\(attempt)", "changes", writer)
+                if await Self.until(received, within: .milliseconds(250), { $0.contains(.signal("after-\(attempt)")) })
+                {
+                    break
+                }
             }
+            #expect(await received.payloads.contains { $0.hasPrefix("after-") }, "signals arrive again")
         }
-        #expect(await received.payloads.contains { $0.hasPrefix("after-") }, "signals arrive again")
     }
 }
