@@ -51,15 +51,18 @@ extension ServerState {
         }
     }
 
-    /// The body, refused with 413 beyond ``maximumBodyBytes`` before any of it is parsed (a
-    /// chunked body has no length for ``BodyLimitMiddleware`` to check up front).
-    func collectBody(_ request: Request) async throws -> ByteBuffer {
+    /// The body, refused with 413 beyond `limit` (``maximumBodyBytes`` unless given) before
+    /// any of it is parsed (a chunked body has no length for ``BodyLimitMiddleware`` to check
+    /// up front). `what` names the body in the error's reason.
+    func collectBody(_ request: Request, limit: Int? = nil, what: String = "request body") async throws
+        -> ByteBuffer
+    {
+        let limit = limit ?? maximumBodyBytes
         do {
-            return try await request.body.collect(upTo: maximumBodyBytes)
+            return try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw ServerError(
-                .contentTooLarge, "BAD_REQUEST",
-                "the request body is larger than this server's limit of \(maximumBodyBytes) bytes",
+                .contentTooLarge, "BAD_REQUEST", "the \(what) is larger than this server's limit of \(limit) bytes",
                 stratusErrorCode: "limitExceeded")
         }
     }

@@ -120,15 +120,7 @@ struct AssetRoutes: Sendable {
 
     /// The body, refused with 413 beyond ``StratusServer/Limits/maximumAssetBytes``.
     private func body(_ request: Request) async throws -> ByteBuffer {
-        let limit = server.limits.maximumAssetBytes
-        do {
-            return try await request.body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw ServerError(
-                .contentTooLarge, "BAD_REQUEST",
-                "the asset is larger than this server's limit of \(limit) bytes (decision 0012.8)",
-                stratusErrorCode: "limitExceeded")
-        }
+        try await server.collectBody(request, limit: server.limits.maximumAssetBytes, what: "asset")
     }
 
     static let badSignature = ServerError.authenticationFailed(
