@@ -126,11 +126,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // glibc's mallopt, for stratusd's allocator settings.
+        .systemLibrary(name: "StratusCMalloc", path: "Sources/StratusCMalloc"),
         // stratusd: CloudKit Web Services over the engine (decision 0012), and its executable.
         .target(
             name: "StratusServer",
             dependencies: [
-                "Stratus", "StratusBackend",
+                "Stratus", "StratusBackend", "StratusCMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -19,8 +19,10 @@ struct StratusDaemon: AsyncParsableCommand {
         defaultSubcommand: ServeCommand.self)
 
     /// Runs the command, the server's tasks on its event loops
-    /// (``StratusServer/runTasksOnEventLoops()``, installed before any task starts).
+    /// (``StratusServer/runTasksOnEventLoops()``, installed before any task starts), its
+    /// answers' buffers in the heap (``StratusServer/keepAnswerBuffersInHeap()``).
     static func main() async {
+        StratusServer.keepAnswerBuffersInHeap()
         StratusServer.runTasksOnEventLoops()
         await Self.main(nil)
     }
