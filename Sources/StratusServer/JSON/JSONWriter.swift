@@ -3,14 +3,17 @@
 /// about 30,000 small objects, each a dictionary to hash, sort, serialize and free.
 ///
 /// Members are written in the order given, which must be ascending by key (as the serializer
-/// sorts them); debug builds check it.
+/// sorts them); debug builds check it. The answer's own keys are static strings, copied as
+/// they are (none needs escaping); field names, which come from the store, are escaped.
 struct JSONWriter {
     /// What was written.
     private(set) var bytes: [UInt8] = []
     /// Whether the next member or element needs a `,` before it.
     private var needsSeparator = false
-    /// The last key of the object being written (debug builds check the order).
-    private var lastKey: String?
+    #if DEBUG
+        /// The last key of the object being written (debug builds check the order).
+        private var lastKey: String?
+    #endif
 
     /// A writer whose buffer starts at `capacity` bytes.
     init(capacity: Int = 256) {
@@ -27,9 +30,21 @@ struct JSONWriter {
         JSONSerializer.writeString(string, into: &bytes)
     }
 
-    /// Writes an integer.
+    /// Writes an integer, as the serializer does (decimal digits, `-` when negative).
     mutating func integer(_ integer: Int64) {
-        JSONSerializer.write(.integer(integer), into: &bytes)
+        guard integer != .min else { return bytes.append(contentsOf: String(integer).utf8) }
+        if integer < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = integer.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes, more than the 19 needed
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+        }
     }
 
     /// Writes `true` or `false`.
@@ -40,31 +55,61 @@ struct JSONWriter {
     private static let trueBytes = Array("true".utf8)
     private static let falseBytes = Array("false".utf8)
 
-    /// Writes an object whose members `body` writes with ``member(_:_:)``.
+    /// Writes an object whose members `body` writes with ``member(_:_:)`` and ``field(_:_:)``.
     mutating func object(_ body: (inout JSONWriter) -> Void) {
-        let (outerSeparator, outerKey) = (needsSeparator, lastKey)
-        (needsSeparator, lastKey) = (false, nil)
+        let outerSeparator = needsSeparator
+        needsSeparator = false
+        #if DEBUG
+            let outerKey = lastKey
+            lastKey = nil
+        #endif
         bytes.append(UInt8(ascii: "{"))
         body(&self)
         bytes.append(UInt8(ascii: "}"))
-        (needsSeparator, lastKey) = (outerSeparator, outerKey)
+        needsSeparator = outerSeparator
+        #if DEBUG
+            lastKey = outerKey
+        #endif
     }
 
-    /// Writes the member `key` of the object being written, its value written by `body`.
-    mutating func member(_ key: String, _ body: (inout JSONWriter) -> Void) {
-        assert(lastKey.map { $0 < key } ?? true, "JSONWriter: member \(key) after \(lastKey ?? "")")
-        lastKey = key
+    /// Writes the member `key` (one of the answer's own keys: plain ASCII, nothing to escape)
+    /// of the object being written, its value written by `body`.
+    mutating func member(_ key: StaticString, _ body: (inout JSONWriter) -> Void) {
+        checkOrder(key.description)
+        assert(!key.description.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
         separate()
-        string(key)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(contentsOf: Self.quoteColon)
+        body(&self)
+    }
+
+    /// Writes the member named `name` (a field's name, escaped as any string), its value
+    /// written by `body`.
+    mutating func field(_ name: String, _ body: (inout JSONWriter) -> Void) {
+        checkOrder(name)
+        separate()
+        string(name)
         bytes.append(UInt8(ascii: ":"))
         body(&self)
+    }
+
+    private static let quoteColon: [UInt8] = [UInt8(ascii: "\""), UInt8(ascii: ":")]
+
+    /// Debug builds: `key` sorts after the object's previous key, as the serializer's order.
+    private mutating func checkOrder(_ key: @autoclosure () -> String) {
+        #if DEBUG
+            let key = key()
+            assert(lastKey.map { $0 < key } ?? true, "JSONWriter: member \(key) after \(lastKey ?? "")")
+            lastKey = key
+        #endif
     }
 
     /// Writes an array of `elements`, each written by `body`.
     mutating func array<Elements: Sequence>(
         _ elements: Elements, _ body: (inout JSONWriter, Elements.Element) -> Void
     ) {
-        let (outerSeparator, outerKey) = (needsSeparator, lastKey)
+        let outerSeparator = needsSeparator
         needsSeparator = false
         bytes.append(UInt8(ascii: "["))
         for element in elements {
@@ -72,7 +117,7 @@ struct JSONWriter {
             body(&self, element)
         }
         bytes.append(UInt8(ascii: "]"))
-        (needsSeparator, lastKey) = (outerSeparator, outerKey)
+        needsSeparator = outerSeparator
     }
 
     private mutating func separate() {

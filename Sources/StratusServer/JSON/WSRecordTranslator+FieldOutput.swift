@@ -23,11 +23,11 @@ extension WSRecordTranslator {
     func writeField(_ name: String, _ value: any CKRecordValue, numbersAsStrings: Bool, into out: inout JSONWriter) {
         if let items = listItems(value) {
             guard let list = listDictionary(items, numbersAsStrings: numbersAsStrings) else { return }
-            out.member(name) { $0.value(list) }
+            out.field(name) { $0.value(list) }
             return
         }
         guard let scalar = outputValue(value) else { return }
-        out.member(name) { field in
+        out.field(name) { field in
             field.object { members in
                 members.member("type") { $0.string(scalar.type.rawValue) }
                 members.member("value") { $0.value(scalar.json(numbersAsStrings: numbersAsStrings)) }
