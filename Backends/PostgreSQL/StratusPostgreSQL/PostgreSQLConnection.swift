@@ -15,16 +15,23 @@ import Synchronization
 ///
 /// Statements run in pipeline mode: ``run(_:)`` sends a list of statements and one sync
 /// message, then reads every result — one network round trip for the whole list.
+///
+/// A statement with parameters is prepared (named, `PQsendPrepare`) the first time the
+/// connection sends it, in the same pipeline, and executed by name from then on: the server
+/// parses and plans the backend's few statements once per connection instead of on every
+/// call (``PostgreSQLPreparedStatements``).
 package final class PostgreSQLConnection: @unchecked Sendable {
     private(set) var handle: OpaquePointer?
     /// Set once the connection failed in a way that makes it unusable; the pool discards it.
     var isBroken = false
     /// The index, in the last ``run(_:)``'s list, of the statement that failed, or `nil` when
     /// the failure cannot be pinned to one (the connection broke before any result arrived).
-    private(set) var failedStatementIndex: Int?
+    package private(set) var failedStatementIndex: Int?
 
     /// Counts this connection's round trips (shared by a backend's connections).
     private let roundTrips: RoundTripCounter?
+    /// The statements this connection has prepared.
+    private var prepared = PostgreSQLPreparedStatements()
 
     /// Connects with `parameters` (libpq keywords and values; absent keywords fall back to
     /// the `PG*` environment variables). `redact` lists strings (the password) to remove
@@ -87,26 +94,40 @@ package final class PostgreSQLConnection: @unchecked Sendable {
         }
         guard !statements.isEmpty else { return [] }
         guard PQenterPipelineMode(handle) == 1 else { throw lost(handle) }
-        for statement in statements where !send(statement, on: handle) {
-            throw lost(handle)
+        defer { prepared.dropPending() }
+        var preparing: [String?] = []
+        preparing.reserveCapacity(statements.count)
+        for statement in statements {
+            let name = prepared.name(for: statement)
+            preparing.append(name.flatMap { $0.isNew ? $0.name : nil })
+            guard send(statement, as: name, on: handle) else { throw lost(handle) }
         }
         guard PQpipelineSync(handle) == 1 else { throw lost(handle) }
         roundTrips?.count.add(1, ordering: .relaxed)
+        return try readResults(of: statements, preparing: preparing, on: handle)
+    }
 
+    /// Reads the results of a pipeline: for each statement the result of its `Prepare`, when
+    /// it was prepared in this pipeline, then its own; then the sync.
+    private func readResults(
+        of statements: [PostgreSQLStatement], preparing: [String?], on handle: OpaquePointer
+    ) throws -> [PostgreSQLResult] {
         var results: [PostgreSQLResult] = []
         var firstError: BackendError?
         for index in statements.indices {
-            guard let raw = PQgetResult(handle) else { throw lost(handle) }
-            let result = PostgreSQLResult(raw)
-            // Each statement's results end with a null.
-            while let extra = PQgetResult(handle) { PQclear(extra) }
+            if let name = preparing[index] {
+                let result = try nextResult(on: handle)
+                if result.status == PGRES_COMMAND_OK {
+                    prepared.confirm(name, sql: statements[index].sql)
+                } else if result.status == PGRES_FATAL_ERROR, firstError == nil {
+                    failedStatementIndex = index
+                    firstError = try failure(result, on: handle)
+                }
+            }
+            let result = try nextResult(on: handle)
             if result.status == PGRES_FATAL_ERROR, firstError == nil {
                 failedStatementIndex = index
-                firstError = error(from: result)
-                if PostgreSQLErrorMapping.isConnectionFatal(result.sqlState) || PQstatus(handle) != CONNECTION_OK {
-                    isBroken = true
-                    throw firstError!
-                }
+                firstError = try failure(result, on: handle)
             }
             results.append(result)
         }
@@ -118,9 +139,37 @@ package final class PostgreSQLConnection: @unchecked Sendable {
         return results
     }
 
-    private func send(_ statement: PostgreSQLStatement, on handle: OpaquePointer) -> Bool {
+    /// The next result of the pipeline, with the null that ends it consumed.
+    private func nextResult(on handle: OpaquePointer) throws -> PostgreSQLResult {
+        guard let raw = PQgetResult(handle) else { throw lost(handle) }
+        let result = PostgreSQLResult(raw)
+        while let extra = PQgetResult(handle) { PQclear(extra) }
+        return result
+    }
+
+    /// The error of a failed result; thrown at once (the connection marked broken) when the
+    /// failure ended the connection.
+    private func failure(_ result: PostgreSQLResult, on handle: OpaquePointer) throws -> BackendError {
+        let failure = error(from: result)
+        if PostgreSQLErrorMapping.isConnectionFatal(result.sqlState) || PQstatus(handle) != CONNECTION_OK {
+            isBroken = true
+            throw failure
+        }
+        return failure
+    }
+
+    /// Sends `statement`: by name when it is prepared (first its `Prepare` when `name` is
+    /// new), otherwise as an unnamed statement.
+    private func send(
+        _ statement: PostgreSQLStatement, as name: (name: String, isNew: Bool)?, on handle: OpaquePointer
+    ) -> Bool {
         let parameters = statement.parameters
         let types = parameters.map { Oid($0.type) }
+        if let name, name.isNew,
+            PQsendPrepare(handle, name.name, statement.sql, Int32(parameters.count), types) != 1
+        {
+            return false
+        }
         let lengths = parameters.map { Int32($0.bytes.count) }
         let formats = [Int32](repeating: 1, count: parameters.count)
         // Every parameter's bytes stay alive while libpq copies them into its output buffer.
@@ -135,6 +184,9 @@ package final class PostgreSQLConnection: @unchecked Sendable {
         }
         defer { for buffer in buffers { buffer?.deallocate() } }
         let values = buffers.map { UnsafePointer($0) }
+        if let name {
+            return PQsendQueryPrepared(handle, name.name, Int32(parameters.count), values, lengths, formats, 1) == 1
+        }
         return PQsendQueryParams(
             handle, statement.sql, Int32(parameters.count), types, values, lengths, formats, 1) == 1
     }
