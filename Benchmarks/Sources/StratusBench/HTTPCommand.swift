@@ -27,7 +27,19 @@ struct HTTPCommand: ParsableCommand {
     @Option(help: "Runs per target; the median is reported.")
     var runs = 3
 
+    @Option(
+        help: ArgumentHelp(
+            "Instead of the runs: after one run, repeat this one shape for --loop-seconds, printing stratusd's pid first (for perf record -p).",
+            valueName: "shape"))
+    var loop: String?
+
+    @Option(help: "Seconds to repeat the --loop shape.")
+    var loopSeconds = 10.0
+
     func validate() throws {
+        if let loop, PeerShape(rawValue: loop) == nil {
+            throw ValidationError("unknown shape \(loop); one of \(PeerShape.allCases.map(\.rawValue))")
+        }
         guard records >= 2 && runs >= 1 else { throw ValidationError("--records ≥ 2 and --runs ≥ 1") }
     }
 
@@ -51,6 +63,15 @@ struct HTTPCommand: ParsableCommand {
         defer { server.stop() }
         let workload = try HTTPPeerWorkload(server: server, records: records)
         var timings = PeerShapeTimings(label: label)
+        if let loop = loop.flatMap(PeerShape.init(rawValue:)) {
+            try workload.run(0, into: &timings)
+            FileHandle.standardError.write(
+                Data("stratusd pid \(server.processIdentifier): repeating \(loop.rawValue) for \(loopSeconds) s\n".utf8)
+            )
+            let rate = try workload.repeatShape(loop, seconds: loopSeconds)
+            print("  \(loop.rawValue) repeated: \(Format.fixed(rate, 0)) records/s")
+            return timings
+        }
         for number in 0..<runs { try workload.run(number, into: &timings) }
         timings.label += ", stratusd RSS at the end \(Format.fixed(Double(server.residentKiB ?? 0) / 1024, 1)) MiB"
         return timings

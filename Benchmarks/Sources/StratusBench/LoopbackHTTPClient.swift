@@ -6,7 +6,9 @@ import Foundation
 final class LoopbackHTTPClient {
     private let socket: Int32
     private let host: String
+    /// Bytes read and not yet returned start at `consumed`.
     private var buffer: [UInt8] = []
+    private var consumed = 0
 
     /// A response: status and body bytes.
     struct Response {
@@ -58,30 +60,39 @@ final class LoopbackHTTPClient {
         }
     }
 
-    /// Reads more bytes into the buffer; throws when the server closed the connection.
+    /// Reads more bytes into the buffer (dropping what was consumed first); throws when the
+    /// server closed the connection.
     private func fill() throws {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        if consumed > 0 {
+            buffer.removeFirst(consumed)
+            consumed = 0
+        }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: 65_536))
+        let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress! + start, 65_536, 0) }
+        buffer.removeLast(65_536 - max(count, 0))
         guard count > 0 else { throw BenchmarkFailure("the server closed the connection") }
-        buffer.append(contentsOf: chunk[0..<count])
     }
 
     /// The bytes up to (not including) the next CRLF, consumed with it.
     private func line() throws -> String {
+        var searched = 0  // bytes after `consumed` known to hold no LF
         while true {
-            if let end = buffer.indices.dropLast().first(where: { buffer[$0] == 13 && buffer[$0 + 1] == 10 }) {
-                let text = String(decoding: buffer[..<end], as: UTF8.self)
-                buffer.removeFirst(end + 2)
+            if let end = buffer[(consumed + searched)...].firstIndex(of: 10), end > consumed, buffer[end - 1] == 13 {
+                let text = String(decoding: buffer[consumed..<end - 1], as: UTF8.self)
+                consumed = end + 1
                 return text
             }
+            searched = buffer.count - consumed
             try fill()
         }
     }
 
+    /// The next `count` bytes, consumed.
     private func take(_ count: Int) throws -> [UInt8] {
-        while buffer.count < count { try fill() }
-        let bytes = Array(buffer[..<count])
-        buffer.removeFirst(count)
+        while buffer.count - consumed < count { try fill() }
+        let bytes = Array(buffer[consumed..<consumed + count])
+        consumed += count
         return bytes
     }
 

@@ -40,6 +40,9 @@ final class StratusdServer {
         "/database/1/\(Self.container)/development/\(database)/\(operation)\(query)"
     }
 
+    /// The server's process ID.
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// The server's resident size now (VmRSS), in KiB.
     var residentKiB: Int? {
         let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
