@@ -12,7 +12,8 @@ package import Stratus
 package struct Authenticator: Sendable {
     /// Where credentials are stored.
     package let store: AuthStore
-    /// How old a signed request's date may be: 300 s unless set, at most 600 (Apple's 10 minutes).
+    /// How old a signed request's date may be: 300 s unless set (`authS2sMaxAgeSeconds`), at
+    /// most 600 (Apple's 10 minutes).
     package let signatureMaxAge: TimeInterval
     /// How far ahead of the server's clock a signed request's date may be: 60 s.
     package let signatureMaxSkew: TimeInterval = 60
@@ -20,6 +21,8 @@ package struct Authenticator: Sendable {
     let cache: CredentialCache
     /// Where the replay guard keeps the signatures it has seen (decision 0013.6).
     package let replayGuard: ReplayGuardStorage
+    /// The in-process guard, when ``replayGuard`` is `memory` (shared by copies).
+    let memoryGuard: MemoryReplayGuard?
     /// Whether a credential the cache lacks is read from the store; `false` for
     /// ``authenticateFromCache(container:environment:credentials:now:)``, which must not block.
     private(set) var readsStore = true
@@ -34,7 +37,8 @@ package struct Authenticator: Sendable {
 
     /// An authenticator over `store`; `signatureMaxAge` is clamped to [1, 600] seconds.
     /// Credentials found are kept `cacheLifetime` seconds (decision 0013.8: 30), so a
-    /// revocation takes effect within that time; 0 looks every request up.
+    /// revocation takes effect within that time; 0 looks every request up. `replayGuard` says
+    /// where signatures seen are kept (`authReplayGuard`).
     package init(
         store: AuthStore, signatureMaxAge: TimeInterval = 300, cacheLifetime: TimeInterval = 30,
         replayGuard: ReplayGuardStorage = .store
@@ -50,9 +54,6 @@ package struct Authenticator: Sendable {
             memoryGuard = nil
         }
     }
-
-    /// The in-process guard, when ``replayGuard`` is `memory`.
-    let memoryGuard: MemoryReplayGuard?
 
     /// Checks everything that needs no body: which credential scheme, the container, the API
     /// token and session, or a signed request's headers, key and date.
