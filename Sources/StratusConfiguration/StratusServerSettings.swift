@@ -15,6 +15,10 @@ public import Configuration
 /// | `metricsPort` | `STRATUS_METRICS_PORT` | `9464` |
 /// | `metricsBearerTokenFile` | `STRATUS_METRICS_BEARER_TOKEN_FILE` | not set |
 ///
+/// The credential keys (`authSignInUrl`, `authSessionTtlSeconds`, …) are in ``auth``, the
+/// notification log's (`notificationsRetentionSeconds`, `notificationsMaxPerUser`) in
+/// ``notifications``.
+///
 /// Loading checks types and ranges only; `stratusd` checks the files and the rules that join
 /// keys (a certificate needs its key; metrics off loopback need a token) when it starts, so a
 /// tool that reads the same configuration never fails over a file only the server can read.
@@ -57,6 +61,14 @@ public struct StratusServerSettings: Sendable, Hashable {
     /// A file holding the bearer token a metrics scrape must present (`metricsBearerTokenFile`).
     public var metricsBearerTokenFile: String?
 
+    // Credentials and notification logs (decisions 0013, 0014): their keys and checks live in
+    // StratusAuthSettings.swift and StratusNotificationSettings.swift.
+
+    /// Sign-in URL, session lifetime, signed-request window, replay guard (`auth…` keys).
+    public var auth = StratusAuthSettings()
+    /// How long and how much of each user's notification log is kept (`notifications…` keys).
+    public var notifications = StratusNotificationSettings()
+
     /// Settings with the defaults above.
     public init() {
         host = Self.defaultHost
@@ -86,10 +98,12 @@ public struct StratusServerSettings: Sendable, Hashable {
         metricsHost = try StratusSettings.string(config, .metricsHost) ?? metricsHost
         metricsPort = try Self.integer(config, .metricsPort, in: 0...65535) ?? metricsPort
         metricsBearerTokenFile = try StratusSettings.string(config, .metricsBearerTokenFile)
+        auth = try StratusAuthSettings(config: config)
+        notifications = try StratusNotificationSettings(config: config)
     }
 
     /// The whole number at `key` (a JSON number or a string of digits), `nil` when unset.
-    private static func integer(_ config: ConfigReader, _ key: SettingsKey, in range: ClosedRange<Int>) throws -> Int? {
+    static func integer(_ config: ConfigReader, _ key: SettingsKey, in range: ClosedRange<Int>) throws -> Int? {
         let value: Int
         if let number = config.int(forKey: ConfigKey(key.rawValue)) {
             value = number

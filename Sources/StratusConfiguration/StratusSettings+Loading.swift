@@ -12,7 +12,8 @@ extension StratusSettings {
     ///   `stratusd`'s (``StratusServerSettings``):
     ///   `{"backend": "sqlite:///var/lib/app/store.sqlite", "container": "iCloud.com.example.app"}`.
     /// - `STRATUS_BACKEND`, `STRATUS_DATA_DIR`, `STRATUS_CONTAINER`, `STRATUS_LOG_LEVEL` and
-    ///   the `STRATUS_SERVER_…`/`STRATUS_METRICS_…` variables override the file's keys.
+    ///   the `STRATUS_SERVER_…`, `STRATUS_METRICS_…`, `STRATUS_AUTH_…` and
+    ///   `STRATUS_NOTIFICATIONS_…` variables override the file's keys.
     ///
     /// - Parameters:
     ///   - environment: the environment variables to read (the process's by default).

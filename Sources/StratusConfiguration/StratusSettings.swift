@@ -148,6 +148,9 @@ enum SettingsKey: String, CaseIterable {
     case serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxAssetBytes
     case serverMaxConnections
     case metricsHost, metricsPort, metricsBearerTokenFile
+    // Credentials and notification logs (decisions 0013, 0014).
+    case authSignInUrl, authSessionTtlSeconds, authS2sMaxAgeSeconds, authReplayGuard
+    case notificationsRetentionSeconds, notificationsMaxPerUser
 
     /// The environment variable that overrides the key: `STRATUS_` and the key in upper snake
     /// case (`serverTlsKey` → `STRATUS_SERVER_TLS_KEY`), as swift-configuration derives it.
@@ -174,6 +177,20 @@ enum SettingsKey: String, CaseIterable {
         case .serverMaxBodyBytes, .serverMaxAssetBytes: return "a number of bytes, at least 1"
         case .serverMaxConnections: return "a number of connections, at least 1"
         case .metricsBearerTokenFile: return "the path of a file holding the token a scrape must present"
+        default: return authAndNotificationSummary
+        }
+    }
+
+    /// What the credential and notification-log keys hold, for error messages.
+    private var authAndNotificationSummary: String {
+        switch self {
+        case .authSignInUrl: return "an absolute http or https URL, such as https://example.com/sign-in"
+        case .authSessionTtlSeconds: return "a number of seconds from 1 to 31536000 (365 days)"
+        case .authS2sMaxAgeSeconds: return "a number of seconds from 1 to 600"
+        case .authReplayGuard: return "backend or memory"
+        case .notificationsRetentionSeconds: return "a number of seconds from 1 to 31536000 (365 days)"
+        case .notificationsMaxPerUser: return "a number of entries from 1 to 1000000"
+        default: return ""
         }
     }
 }

@@ -20,19 +20,28 @@ final class ServerState: Sendable {
     let longLivedRunner: LongLivedRunner
     /// The HMAC key asset URLs and receipts are signed with (decision 0012.8).
     let assetKeys = AssetKeyring()
+    /// Sign-in URL, session lifetime, signed-request window and replay guard (decision 0013).
+    let auth: StratusServer.AuthSettings
+    /// Retention and size of the notification logs (decision 0014.2).
+    let notificationLog: StratusServer.NotificationLogSettings
 
     init(
         engine: Engine, limits: StratusServer.Limits, maximumBodyBytes: Int, servesTLS: Bool, logger: Logger,
         longLivedTiming: LongLivedRunner.Timing = LongLivedRunner.Timing(),
-        notificationPollInterval: Duration = .milliseconds(500)
+        notificationPollInterval: Duration = .milliseconds(500), auth: StratusServer.AuthSettings = .init(),
+        notificationLog: StratusServer.NotificationLogSettings = .init()
     ) {
+        self.auth = auth
+        self.notificationLog = notificationLog
+        engine.setNotificationLogLimit(Int64(notificationLog.maximumEntriesPerUser))
         self.maximumBodyBytes = maximumBodyBytes
         self.servesTLS = servesTLS
         self.engine = engine
         self.executor = EngineExecutor(
             threads: limits.engineThreads, maximumPending: limits.maximumPendingRequests, logger: logger)
         self.authStore = AuthStore(engine: engine)
-        self.authenticator = Authenticator(store: authStore)
+        self.authenticator = Authenticator(
+            store: authStore, signatureMaxAge: auth.signatureMaxAge, replayGuard: auth.replayGuard.storage)
         self.limits = limits
         self.logger = logger
         self.longLivedRunner = LongLivedRunner(
@@ -41,5 +50,15 @@ final class ServerState: Sendable {
             engine: engine, executor: executor, logger: logger, pollInterval: notificationPollInterval)
         self.notificationHub = hub
         engine.observeNotifications { hub.wake($0) }
+    }
+}
+
+extension StratusServer.AuthSettings.ReplayGuard {
+    /// The authenticator's form of this choice.
+    var storage: Authenticator.ReplayGuardStorage {
+        switch self {
+        case .backend: return .store
+        case .memory(let capacity): return .memory(capacity: capacity)
+        }
     }
 }

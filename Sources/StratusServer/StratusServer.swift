@@ -70,6 +70,10 @@ public struct StratusServer: Sendable {
     /// How often the heads of the notification logs that long-polls wait on are read
     /// (decision 0014.6): 500 ms. On PostgreSQL, commit signals wake polls sooner.
     public var notificationPollInterval: Duration = .milliseconds(500)
+    /// Sign-in URL, session lifetime, signed-request window and replay guard (decision 0013).
+    public var auth = AuthSettings()
+    /// How long and how much of each user's notification log is kept (decision 0014.2).
+    public var notificationLog = NotificationLogSettings()
 
     /// A server for `backend`, described as `backendDescription` (never with a password).
     public init(
@@ -91,11 +95,14 @@ public struct StratusServer: Sendable {
         logger.info(
             "serving",
             metadata: ["stratus.location": "\(location)", "stratus.http.address": "\(address.host):\(address.port)"])
+        if case .memory = auth.replayGuard {
+            logger.notice("the replay guard of signed requests is kept in memory: run a single stratusd on this store")
+        }
         let state = ServerState(
             engine: try Engine(backend: backend), limits: limits, maximumBodyBytes: connections.maxBodyBytes,
             servesTLS: connections.tls != nil,
             logger: logger, longLivedTiming: LongLivedRunner.Timing(leaseDuration: longLivedLeaseSeconds),
-            notificationPollInterval: notificationPollInterval)
+            notificationPollInterval: notificationPollInterval, auth: auth, notificationLog: notificationLog)
         state.executor.start()
         do {
             try await AssetMaintenance(server: state).prepare()
@@ -144,6 +151,7 @@ public struct StratusServer: Sendable {
         router.add(
             middleware: BodyLimitMiddleware(maxBytes: connections.maxBodyBytes, maxAssetBytes: limits.maximumAssetBytes)
         )
+        if let signInURL = auth.signInURL { router.add(middleware: SignInRedirectMiddleware(url: signInURL)) }
         router.get("/health") { _, context in try await HealthCheck(backend: backend).response(logger: context.logger) }
         TokensCreateRoute(server: state).register(on: router)
         NotificationRoutes(server: state).register(on: router)

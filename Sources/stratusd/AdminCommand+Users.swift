@@ -60,12 +60,14 @@ struct SessionCommand: AsyncParsableCommand {
         @Option(help: "The container.") var container: String
         @Option(help: "development or production.") var environment: Namespace.Environment
         @Option(help: "The user's external ID; the user is made at first sight.") var user: String
-        @Option(help: "Days until it expires (1 to 365).") var ttlDays = 30
+        @Option(help: "Days until it expires (1 to 365; default authSessionTtlSeconds, else 30 days).")
+        var ttlDays: Int?
 
         func run() async throws {
+            let configured = try await store.settings().server.auth.sessionTTLSeconds
+            let ttl = ttlDays.map { TimeInterval($0) * 86_400 } ?? TimeInterval(configured)
             let made = try await store.authStore().createSession(
-                container: container, environment: environment, externalUserID: user,
-                ttl: TimeInterval(ttlDays) * 86_400)
+                container: container, environment: environment, externalUserID: user, ttl: ttl)
             print(made.token)
             let note =
                 "session \(made.entry.id) of \(made.entry.userRecordName) for \(container) (\(environment.rawValue)), "

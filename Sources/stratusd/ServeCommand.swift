@@ -9,9 +9,10 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Serve the store over HTTP (the default command).",
         discussion: """
-            Listeners, TLS and limits come from the configuration (serverHost, serverPort, \
-            serverTlsCertificate, serverTlsKey, metricsHost, metricsPort, … or STRATUS_SERVER_*, \
-            STRATUS_METRICS_*); the options below override them. See Docs/Server.md.
+            Listeners, TLS, limits, credentials and notification logs come from the configuration \
+            (serverHost, serverPort, serverTlsCertificate, serverTlsKey, metricsHost, metricsPort, \
+            authSessionTtlSeconds, notificationsMaxPerUser, … or STRATUS_SERVER_*, STRATUS_METRICS_*, \
+            STRATUS_AUTH_*, STRATUS_NOTIFICATIONS_*); the options below override them. See Docs/Server.md.
             """)
 
     @OptionGroup var store: StoreOptions
@@ -84,6 +85,8 @@ struct ServeCommand: AsyncParsableCommand {
             limits: .init(maximumAssetBytes: settings.server.maxAssetBytes))
         server.connections = connections
         server.metrics = metrics
+        server.auth = startup.auth()
+        server.notificationLog = startup.notificationLog()
         if let longLivedLeaseSeconds { server.longLivedLeaseSeconds = longLivedLeaseSeconds }
         if let notificationPollMilliseconds {
             server.notificationPollInterval = .milliseconds(notificationPollMilliseconds)

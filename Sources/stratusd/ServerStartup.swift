@@ -32,6 +32,30 @@ struct ServerStartup {
         }
     }
 
+    /// The credential settings (`authSignInUrl`, `authSessionTtlSeconds`, `authS2sMaxAgeSeconds`,
+    /// `authReplayGuard`), already range-checked by loading.
+    func auth() -> StratusServer.AuthSettings {
+        let configured = server.auth
+        var auth = StratusServer.AuthSettings()
+        auth.signInURL = configured.signInURL
+        auth.sessionTTL = TimeInterval(configured.sessionTTLSeconds)
+        auth.signatureMaxAge = TimeInterval(configured.s2sMaxAgeSeconds)
+        switch configured.replayGuard {
+        case .backend: auth.replayGuard = .backend
+        case .memory: auth.replayGuard = .memory(capacity: StratusServer.AuthSettings.defaultMemoryCapacity)
+        }
+        return auth
+    }
+
+    /// The notification logs' retention and size (`notificationsRetentionSeconds`,
+    /// `notificationsMaxPerUser`).
+    func notificationLog() -> StratusServer.NotificationLogSettings {
+        var log = StratusServer.NotificationLogSettings()
+        log.retention = TimeInterval(server.notifications.retentionSeconds)
+        log.maximumEntriesPerUser = server.notifications.maxPerUser
+        return log
+    }
+
     /// The certificate and key, or `nil` when neither is configured.
     private func tlsCredentials() throws -> TLSCredentials? {
         switch (server.tlsCertificateFile, server.tlsKeyFile) {

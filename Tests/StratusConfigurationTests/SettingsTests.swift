@@ -32,7 +32,9 @@ struct SettingsTests {
         #expect(settings.configFile == nil)
         #expect(
             settings.origins.keys.sorted() == [
+                "authReplayGuard", "authS2sMaxAgeSeconds", "authSessionTtlSeconds", "authSignInUrl",
                 "backend", "container", "dataDir", "logLevel", "metricsBearerTokenFile", "metricsHost", "metricsPort",
+                "notificationsMaxPerUser", "notificationsRetentionSeconds",
                 "serverHost", "serverMaxAssetBytes", "serverMaxBodyBytes", "serverMaxConnections", "serverPort",
                 "serverTlsCertificate", "serverTlsKey",
             ])
@@ -113,7 +115,9 @@ struct SettingsTests {
                 == "configuration file '\(path)' has an unknown key 'backnd'; known keys: backend, dataDir, container, logLevel, "
                 + "serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxAssetBytes, "
                 + "serverMaxConnections, "
-                + "metricsHost, metricsPort, metricsBearerTokenFile"
+                + "metricsHost, metricsPort, metricsBearerTokenFile, "
+                + "authSignInUrl, authSessionTtlSeconds, authS2sMaxAgeSeconds, authReplayGuard, "
+                + "notificationsRetentionSeconds, notificationsMaxPerUser"
         )
     }
 

@@ -40,7 +40,8 @@ extension DatabaseContext {
             }
         }
         guard !entries.isEmpty else { return [] }
-        try NotificationLog.append(entries, to: containerNumber, txn)
+        try NotificationLog.append(
+            entries, to: containerNumber, maximumEntries: engine.notificationLogLimit, txn)
         return [containerNumber]
     }
 
@@ -74,7 +75,10 @@ extension DatabaseContext {
                 }
             }
         }
-        for user in users { try NotificationLog.append(entriesByUser[user] ?? [], to: user, txn) }
+        let limit = engine.notificationLogLimit
+        for user in users {
+            try NotificationLog.append(entriesByUser[user] ?? [], to: user, maximumEntries: limit, txn)
+        }
         return users
     }
 

@@ -30,6 +30,8 @@ package final class Engine: Sendable {
     let logger: Logger
     /// Told, after a commit, which notification logs it appended to (decision 0014.6).
     private let notificationObserver = Mutex<(@Sendable ([Int64]) -> Void)?>(nil)
+    /// The most entries kept per notification log (decision 0014.2; ``setNotificationLogLimit(_:)``).
+    let notificationLogMaximum = Atomic<Int64>(NotificationLog.defaultMaximumEntries)
 
     /// The store format this version writes and reads (decision 0008): 2, the change log
     /// carries the records. Format 1 (decision 0002's first layout) is refused on open.

@@ -37,9 +37,10 @@ package struct NotificationLog: Sendable {
         }
     }
 
-    /// At most this many entries are kept per user; older ones are dropped first
-    /// (`notifications.maxPerUser`, decision 0014.2).
-    package static let maximumEntries: Int64 = 10_000
+    /// At most this many entries are kept per user unless the engine is told otherwise
+    /// (``Engine/setNotificationLogLimit(_:)``: stratusd's `notificationsMaxPerUser`, decision
+    /// 0014.2); older ones are dropped first.
+    package static let defaultMaximumEntries: Int64 = 10_000
 
     let engine: Engine
     /// The user's namespace number (`n_U`).
@@ -77,9 +78,6 @@ package struct NotificationLog: Sendable {
         }
     }
 
-    /// How long an unacknowledged entry is kept (`notifications.retention`, decision 0014.2).
-    package static let retention: TimeInterval = 7 * 86_400
-
     /// Drops the oldest entries written before `cutoff`, at most `limit` of them (retention runs
     /// with a user's polls, bounded per call). Returns how many were dropped.
     @discardableResult
@@ -112,9 +110,11 @@ package struct NotificationLog: Sendable {
     static let signalChannel = "notifications"
 
     /// Appends `entries` in `txn` (the committing transaction), numbering them from the head,
-    /// and drops the oldest beyond ``maximumEntries``; on a backend with commit signals, the
+    /// and drops the oldest beyond `maximumEntries`; on a backend with commit signals, the
     /// log's number is signalled, delivered only if `txn` commits.
-    static func append(_ entries: [NotificationEntry], to number: Int64, _ txn: any BackendWriteTransaction) throws {
+    static func append(
+        _ entries: [NotificationEntry], to number: Int64, maximumEntries: Int64, _ txn: any BackendWriteTransaction
+    ) throws {
         guard !entries.isEmpty else { return }
         if let signaling = txn as? any SignalingWriteTransaction {
             try signaling.signal(channel: signalChannel, payload: String(number))
@@ -150,6 +150,15 @@ package struct NotificationLog: Sendable {
 }
 
 extension Engine {
+    /// The most entries kept per notification log (``NotificationLog/defaultMaximumEntries``
+    /// unless set).
+    package var notificationLogLimit: Int64 { notificationLogMaximum.load(ordering: .relaxed) }
+
+    /// Keeps at most `limit` entries (at least 1) per notification log from the next commit on.
+    package func setNotificationLogLimit(_ limit: Int64) {
+        notificationLogMaximum.store(max(1, limit), ordering: .relaxed)
+    }
+
     /// The notification log of a user's namespace (decision 0014.2), registering the namespace
     /// on first use.
     package func notificationLog(namespace: Namespace) throws -> NotificationLog {

@@ -21,6 +21,13 @@ extension AuthStore {
         try data.write { writer in try writer.clearRange(range) }
     }
 
+    /// How many signatures the stored guard holds (for tests and tools).
+    package func replayGuardEntryCount() throws -> Int {
+        try data.read { reader in
+            try reader.scan(KeyRange(prefix: Self.replayGuardPrefix), limit: Int.max).count
+        }
+    }
+
     /// The minutes since 1970 of `date`, 8 bytes big-endian (0 before 1970).
     static func minuteBytes(of date: Date) -> [UInt8] {
         let minute = UInt64(max(0, (date.timeIntervalSince1970 / 60).rounded(.down)))

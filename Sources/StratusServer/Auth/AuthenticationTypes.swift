@@ -92,6 +92,9 @@ package enum AuthFailure: Error, Sendable {
     case accessDenied(reason: String)
     /// 400 `BAD_REQUEST`: a malformed request (a session's TTL, a user ID).
     case badRequest(reason: String)
+    /// 503 `TRY_AGAIN_LATER`: the credentials could not be checked now (the in-memory replay
+    /// guard is full); a retry with a new signature may pass.
+    case busy(reason: String)
     /// The store failed while checking: answer as the engine's error maps (503, 500), not 401.
     case store(any Error)
 }

@@ -67,9 +67,20 @@ extension Authenticator {
     }
 
     /// Check 5: the first signature with this key, minute and `r` passes; any other is a replay.
-    func guardReplay(_ signed: SignedRequest) throws(AuthFailure) {
+    /// The in-memory guard, when full of signatures still inside the window, refuses as busy.
+    func guardReplay(_ signed: SignedRequest, now: Date) throws(AuthFailure) {
         let r = Array(signed.signature.rawRepresentation.prefix(32))
-        let first = try lookUp { try store.recordSignature(keyID: signed.keyID, r: r, date: signed.parsedDate) }
+        let first: Bool
+        if let memoryGuard {
+            switch memoryGuard.record(keyID: signed.keyID, r: r, date: signed.parsedDate, now: now) {
+            case .first: first = true
+            case .replay: first = false
+            case .full:
+                throw .busy(reason: "too many signed requests within the signing window; retry in a moment")
+            }
+        } else {
+            first = try lookUp { try store.recordSignature(keyID: signed.keyID, r: r, date: signed.parsedDate) }
+        }
         guard first else {
             throw .authenticationFailed(reason: "this signed request was already received (a replay)")
         }

@@ -12,23 +12,47 @@ package import Stratus
 package struct Authenticator: Sendable {
     /// Where credentials are stored.
     package let store: AuthStore
-    /// How old a signed request's date may be: 300 s unless set, at most 600 (Apple's 10 minutes).
+    /// How old a signed request's date may be: 300 s unless set (`authS2sMaxAgeSeconds`), at
+    /// most 600 (Apple's 10 minutes).
     package let signatureMaxAge: TimeInterval
     /// How far ahead of the server's clock a signed request's date may be: 60 s.
     package let signatureMaxSkew: TimeInterval = 60
     /// Credentials found, kept per process (shared by copies of this authenticator).
     let cache: CredentialCache
+    /// Where the replay guard keeps the signatures it has seen (decision 0013.6).
+    package let replayGuard: ReplayGuardStorage
+    /// The in-process guard, when ``replayGuard`` is `memory` (shared by copies).
+    let memoryGuard: MemoryReplayGuard?
     /// Whether a credential the cache lacks is read from the store; `false` for
     /// ``authenticateFromCache(container:environment:credentials:now:)``, which must not block.
     private(set) var readsStore = true
 
+    /// Where the replay guard keeps signatures: the store, or this process's memory.
+    package enum ReplayGuardStorage: Sendable {
+        /// `06 07` in the store, seen by every stratusd on it.
+        case store
+        /// This process's own guard (a single stratusd only).
+        case memory(capacity: Int)
+    }
+
     /// An authenticator over `store`; `signatureMaxAge` is clamped to [1, 600] seconds.
     /// Credentials found are kept `cacheLifetime` seconds (decision 0013.8: 30), so a
-    /// revocation takes effect within that time; 0 looks every request up.
-    package init(store: AuthStore, signatureMaxAge: TimeInterval = 300, cacheLifetime: TimeInterval = 30) {
+    /// revocation takes effect within that time; 0 looks every request up. `replayGuard` says
+    /// where signatures seen are kept (`authReplayGuard`).
+    package init(
+        store: AuthStore, signatureMaxAge: TimeInterval = 300, cacheLifetime: TimeInterval = 30,
+        replayGuard: ReplayGuardStorage = .store
+    ) {
         self.store = store
-        self.signatureMaxAge = min(max(signatureMaxAge, 1), 600)
+        let maxAge = min(max(signatureMaxAge, 1), 600)
+        self.signatureMaxAge = maxAge
         cache = CredentialCache(lifetime: max(cacheLifetime, 0))
+        self.replayGuard = replayGuard
+        if case .memory(let capacity) = replayGuard {
+            memoryGuard = MemoryReplayGuard(capacity: capacity, window: maxAge)
+        } else {
+            memoryGuard = nil
+        }
     }
 
     /// Checks everything that needs no body: which credential scheme, the container, the API
@@ -145,13 +169,17 @@ package struct Authenticator: Sendable {
         guard let signed = pending.signed else { return pending.authentication }
         _ = try checkDate(signed.date, now: now)
         try verify(signed, body: body, rawPath: rawPath)
-        try guardReplay(signed)
+        try guardReplay(signed, now: now)
         return pending.authentication
     }
 
     /// Clears the replay guard's minutes that no accepted date can fall in any more (run once a
     /// minute, decision 0013.6).
     package func purgeReplayGuard(now: Date = Date()) throws {
-        try store.purgeReplayGuard(olderThan: now.addingTimeInterval(-signatureMaxAge - 60))
+        if let memoryGuard {
+            memoryGuard.evict(now: now)
+        } else {
+            try store.purgeReplayGuard(olderThan: now.addingTimeInterval(-signatureMaxAge - 60))
+        }
     }
 }

@@ -85,6 +85,9 @@ extension ServerError {
         case .accessDenied(let reason):
             self.init(.forbidden, "ACCESS_DENIED", reason, stratusErrorCode: "permissionFailure")
         case .badRequest(let reason): self = .badRequest(reason)
+        case .busy(let reason):
+            self.init(
+                .serviceUnavailable, "TRY_AGAIN_LATER", reason, retryAfter: 1, stratusErrorCode: "serviceUnavailable")
         case .store(let error as CKError): self.init(error)
         case .store:
             self.init(

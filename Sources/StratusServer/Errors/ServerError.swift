@@ -16,6 +16,8 @@ struct ServerError: Error, HTTPResponseError, Sendable {
     var retryAfter: Int?
     /// The `CKError.Code` name, so a Stratus client rebuilds the exact error.
     var stratusErrorCode: String?
+    /// Where to sign in, on a 421 when `authSignInUrl` is configured (``SignInRedirectMiddleware``).
+    var redirectURL: String?
 
     init(
         _ status: HTTPResponse.Status, _ serverErrorCode: String, _ reason: String, retryAfter: Int? = nil,
@@ -51,7 +53,7 @@ struct ServerError: Error, HTTPResponseError, Sendable {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         try CloudKitErrorBody(
             uuid: context.id, serverErrorCode: serverErrorCode, reason: reason, retryAfter: retryAfter,
-            stratusErrorCode: stratusErrorCode
+            stratusErrorCode: stratusErrorCode, redirectURL: redirectURL
         ).response(status: status)
     }
 }

@@ -15,6 +15,8 @@ struct CloudKitErrorBody: Encodable, Sendable {
     var retryAfter: Int? = nil
     /// Stratus's addition: the `CKError.Code` name.
     var stratusErrorCode: String? = nil
+    /// Apple's sign-in page for a 421 `AUTHENTICATION_REQUIRED`, when one is configured.
+    var redirectURL: String? = nil
 
     /// The HTTP response carrying this dictionary with `status`.
     func response(status: HTTPResponse.Status) throws -> Response {

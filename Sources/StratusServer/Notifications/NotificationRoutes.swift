@@ -54,15 +54,17 @@ struct NotificationRoutes: Sendable {
         }
     }
 
-    /// Drops the user's entries older than ``NotificationLog/retention`` (bounded, and at most
-    /// once a minute per log in this process, ``NotificationHub/shouldApplyRetention(_:)``).
+    /// Drops the user's entries older than the configured retention
+    /// (`notificationsRetentionSeconds`, bounded, and at most once a minute per log in this
+    /// process, ``NotificationHub/shouldApplyRetention(_:)``).
     func applyRetention(_ entry: CourierEntry, requestID: String) async throws {
         let engine = server.engine
         let hub = server.notificationHub
+        let retention = server.notificationLog.retention
         try await server.executor.run(requestID: requestID) {
             let log = try engine.notificationLog(namespace: entry.namespace)
             guard hub.shouldApplyRetention(log.number) else { return }
-            try log.purge(writtenBefore: Date().addingTimeInterval(-NotificationLog.retention))
+            try log.purge(writtenBefore: Date().addingTimeInterval(-retention))
         }
     }
 

@@ -31,7 +31,7 @@ struct SessionRoutes: Sendable {
     private func create(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let (authentication, body) = try await authenticated(request, context)
         let asked = try JSONBody.decode(CreateRequest.self, from: body)
-        let ttl = asked.ttlSeconds.map(TimeInterval.init) ?? AuthStore.defaultSessionTTL
+        let ttl = asked.ttlSeconds.map(TimeInterval.init) ?? server.auth.sessionTTL
         let authenticator = server.authenticator
         let made = try await server.executor.run(requestID: context.id) {
             do {
