@@ -203,5 +203,12 @@ public final class CKRecord: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
     }
 
     var fieldValues: FieldTable { state.withLock { $0.values } }
+
+    /// The fields as the engine holds them: names (ascending when all are ASCII, as the
+    /// engine's always are) and values, in one lock. For translators that write every field
+    /// (stratusd's answers) without converting each value to its public type.
+    package var storedFields: (names: [String], values: [FieldValue]) {
+        state.withLock { ($0.values.keys, $0.values.values) }
+    }
     var systemFields: SystemFields { state.withLock { $0.system } }
 }

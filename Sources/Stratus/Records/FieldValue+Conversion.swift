@@ -117,7 +117,7 @@ extension FieldValue {
     }
 
     /// The value as the Swift type it was stored as.
-    var recordValue: any CKRecordValue {
+    package var recordValue: any CKRecordValue {
         switch self {
         case .string(let s): return s
         case .integer(let v, let kind):

@@ -1,39 +1,39 @@
 import Foundation
 
 /// The Swift type a number was stored as, so it reads back as the same type.
-enum NumberKind: UInt8, Sendable {
+package enum NumberKind: UInt8, Sendable {
     case int = 0
     case int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, double, float,
         bool, nsnumber
 }
 
 /// A location as stored.
-struct LocationValue: Hashable, Sendable {
-    var latitude, longitude, altitude, horizontalAccuracy, verticalAccuracy, course, speed: Double
-    var timestamp: Double
+package struct LocationValue: Hashable, Sendable {
+    package var latitude, longitude, altitude, horizontalAccuracy, verticalAccuracy, course, speed: Double
+    package var timestamp: Double
 }
 
 /// A reference as stored: the target's name (the zone is the record's own) and the action.
-struct ReferenceValue: Hashable, Sendable {
-    var recordName: String
-    var zoneName: String
-    var ownerName: String
-    var action: UInt8
+package struct ReferenceValue: Hashable, Sendable {
+    package var recordName: String
+    package var zoneName: String
+    package var ownerName: String
+    package var action: UInt8
 }
 
 /// An asset as stored: the ID of its content in the store, and its size. A value about to be
 /// saved carries the local file instead.
-struct AssetValue: Hashable, Sendable {
-    var contentID: String
-    var size: Int64
-    var pendingFile: URL?
+package struct AssetValue: Hashable, Sendable {
+    package var contentID: String
+    package var size: Int64
+    package var pendingFile: URL?
 }
 
 /// A record field's value in the engine's own terms: the CloudKit value types.
 ///
 /// The common cases are stored inline (a value is at most a `String` or a `Data` and a tag);
 /// the large, rarer ones are boxed, so that a record's fields need no allocation per value.
-enum FieldValue: Hashable, Sendable {
+package enum FieldValue: Hashable, Sendable {
     case string(String)
     case integer(Int64, NumberKind)
     case double(Double, NumberKind)

@@ -22,7 +22,9 @@ extension WSRecordTranslator {
             }
             members.member("deleted") { $0.bool(false) }
             members.member("fields") { fields in
-                fields.object { writeFields(of: record, numbersAsStrings: numbersAsStrings, desiredKeys, into: &$0) }
+                fields.object {
+                    writeStoredFields(of: record, numbersAsStrings: numbersAsStrings, desiredKeys, into: &$0)
+                }
             }
             if let date = record.modificationDate {
                 members.member("modified") { writeChange(date, by: record.lastModifiedUserRecordID, into: &$0) }
@@ -47,16 +49,6 @@ extension WSRecordTranslator {
         out.object { members in
             members.member("ownerRecordName") { $0.string(owner) }
             members.member("zoneName") { $0.string(zoneID.zoneName) }
-        }
-    }
-
-    /// The members of `fields`: `desiredKeys` (every field when `nil`), by name, once each.
-    private func writeFields(
-        of record: CKRecord, numbersAsStrings: Bool, _ desiredKeys: [String]?, into out: inout JSONWriter
-    ) {
-        for name in Self.sortedNames(desiredKeys ?? record.allKeys()) {
-            guard let value = record[name] else { continue }
-            writeField(name, value, numbersAsStrings: numbersAsStrings, into: &out)
         }
     }
 
