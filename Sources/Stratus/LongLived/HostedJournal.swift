@@ -105,6 +105,32 @@ package struct HostedJournal: Sendable {
         try journal.finish(id, as: .delivered, now: now)
     }
 
+    /// Finishes operation `id`, if it still runs, with `internalError` saying it was abandoned
+    /// after `attempts` resumptions that never finished (decision 0014.10): its final callback is
+    /// journaled like any failure's, so the client reads why. Returns whether it did.
+    package func abandon(_ id: String, attempts: Int64) throws -> Bool {
+        guard let header = try journal.header(id), header.state == .running,
+            let operation = LongLivedOperationKinds.make(header.kind)
+        else { return false }
+        let error = CKError.make(
+            .internalError,
+            "long-lived operation '\(id.prefix(256))' was abandoned after \(attempts) attempts to resume it: "
+                + "each run stopped without finishing (its stratusd exited or failed)")
+        do {
+            try journal.append(
+                id, events: [Self.failedEvent(of: operation, error)], at: header.nextSequence, final: true, now: now)
+            return true
+        } catch is JournalConflict {
+            return false
+        }
+    }
+
+    private static func failedEvent<Operation: LongLivedOperation>(of operation: Operation, _ error: CKError)
+        -> [UInt8]
+    {
+        Operation.failedEvent(error)
+    }
+
     /// The operation `id` configured from its journaled request, to run against its target as
     /// its caller with its callbacks going to this journal; `nil` when it is not running (or
     /// not in the journal). Its ``LongLivedHost`` suspends it.
