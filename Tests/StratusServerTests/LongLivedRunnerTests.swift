@@ -9,7 +9,8 @@ import Testing
 @testable import StratusServer
 
 /// stratusd's long-lived runner on a real SQLite file, driven round by round (decision
-/// 0014.9–10): a crash-looping operation is finished with an error, and the claim scan reaches leases
+/// 0014.9–10): its lease rounds go on while the engine's threads refuse requests for load, a
+/// crash-looping operation is finished with an error, and the claim scan reaches leases
 /// beyond its page.
 @Suite("stratusd: the long-lived runner", .serialized)
 struct LongLivedRunnerTests {
@@ -63,7 +64,7 @@ struct LongLivedRunnerTests {
         /// Submits `operation` as `id` to this runner and waits until it finished.
         func run(_ id: String, _ operation: CKDatabaseOperation) async throws {
             let lease = try submit(id, operation, holder: runner.processID, expiry: .greatestFiniteMagnitude)
-            try await executor.run(requestID: "test") { runner.start(lease) }
+            try await executor.runReserved(requestID: "test") { runner.start(lease) }
             #expect(try await finished(id, within: 60)?.state == .completed)
         }
 
@@ -90,6 +91,32 @@ struct LongLivedRunnerTests {
             try? await executor.shutdown()
             try? directory.remove()
         }
+    }
+
+    @Test func leaseRoundsGoOnWhileRequestsAreRefusedForLoad() async throws {
+        let setting = try Setting()
+        let lease = try setting.submit("op", holder: "killed", expiry: 1)
+        // One call holds the only admission: the next request is refused with 503.
+        let release = DispatchSemaphore(value: 0)
+        let holding = Atomic<Bool>(false)
+        let blocker = Task {
+            try await setting.executor.run(requestID: "load") {
+                holding.store(true, ordering: .relaxed)
+                release.wait()
+            }
+        }
+        while !holding.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+        await #expect(throws: ServerError.self) { try await setting.executor.run(requestID: "client") {} }
+        await setting.runner.round()
+        let status = try await setting.finished("op")
+        release.signal()
+        _ = try await blocker.value
+        #expect(status?.state == .completed, "the expired lease was claimed and its operation resumed under load")
+        #expect(try setting.lines("op") == ["saved r-op", "finished"])
+        #expect(
+            try LongLivedLeases(engine: setting.engine).renew([lease], holder: setting.runner.processID, expiry: 0)
+                == [lease], "a finished operation's lease is cleared")
+        await setting.close()
     }
 
     @Test func aCrashLoopingOperationIsFinishedWithAnErrorAfterItsAttempts() async throws {

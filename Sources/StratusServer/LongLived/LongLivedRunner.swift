@@ -121,13 +121,15 @@ final class LongLivedRunner: Service, Sendable {
 
     /// One round: renews this process's leases (suspending the runs whose lease was taken),
     /// then claims expired ones among the next page of leases and resumes their operations —
-    /// or finishes those claimed more than ``Timing/maximumAttempts`` times with an error.
+    /// or finishes those claimed more than ``Timing/maximumAttempts`` times with an error. It
+    /// runs on the executor's reserved thread, so a server refusing requests for load still
+    /// keeps its leases.
     func round() async {
         let (engine, holder, expiry, timing) = (self.engine, processID, leaseExpiry, self.timing)
         let mine = running.withLock { Array($0.keys) }
         let cursor = claimCursor.withLock { $0 }
         do {
-            let (lost, claims) = try await executor.run(requestID: "long-lived") {
+            let (lost, claims) = try await executor.runReserved(requestID: "long-lived") {
                 let leases = LongLivedLeases(engine: engine)
                 let lost = try leases.renew(mine, holder: holder, expiry: expiry)
                 let claims = try leases.claimExpired(
@@ -139,7 +141,7 @@ final class LongLivedRunner: Service, Sendable {
             for lease in lost { suspend(lease) }
             for lease in claims.leases {
                 let attempts = claims.claims[lease] ?? 0
-                try await executor.run(requestID: "long-lived") {
+                try await executor.runReserved(requestID: "long-lived") {
                     attempts > timing.maximumAttempts ? self.abandon(lease, attempts: attempts) : self.resume(lease)
                 }
             }
