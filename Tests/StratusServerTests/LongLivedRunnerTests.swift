@@ -10,8 +10,8 @@ import Testing
 
 /// stratusd's long-lived runner on a real SQLite file, driven round by round (decision
 /// 0014.9–10): its lease rounds go on while the engine's threads refuse requests for load, a
-/// crash-looping operation is finished with an error, and the claim scan reaches leases
-/// beyond its page.
+/// crash-looping operation is finished with an error, and a waiting `events` request is woken
+/// by the run's journal writes rather than by rereading.
 @Suite("stratusd: the long-lived runner", .serialized)
 struct LongLivedRunnerTests {
     static let owner = Namespace(container: "iCloud.com.example.runner", environment: .development, owner: "_alice")
@@ -149,6 +149,36 @@ struct LongLivedRunnerTests {
         _ = try setting.submit("z", holder: "killed", expiry: 1)
         for _ in 0..<3 { await setting.runner.round() }
         #expect(try await setting.finished("z")?.state == .completed, "claimed on the third round")
+        await setting.close()
+    }
+
+    @Test func aWaitingEventsRequestIsWokenByTheRunsJournalWrites() async throws {
+        var timing = LongLivedRunner.Timing()
+        // Rereading only after 30 s: a signal must wake the waiter before.
+        timing.eventsReread = .seconds(30)
+        let setting = try Setting(timing: timing)
+        let zone = LongLivedEndpointTests.zone
+        try await setting.run("zone", CKModifyRecordZonesOperation(recordZonesToSave: [CKRecordZone(zoneID: zone)]))
+        for batch in 0..<5 {
+            try await setting.run("fill\(batch)", LongLivedEndpointTests.modify(400, prefix: "r\(batch)-"))
+            #expect(try setting.journal.status("fill\(batch)")?.nextSequence == 401, "400 saved, then finished")
+        }
+        // A fetch journaling one record per page runs long after its first callback.
+        let lease = try setting.submit(
+            "fetch", LongLivedEndpointTests.zoneChanges(pageSize: 1), holder: setting.runner.processID,
+            expiry: .greatestFiniteMagnitude)
+        let signals = setting.runner.signals
+        let subscription = signals.subscribe(lease)
+        let started = ContinuousClock.now
+        try await setting.executor.runReserved(requestID: "test") { setting.runner.start(lease) }
+        await signals.wait(subscription, timeout: setting.runner.timing.eventsReread)
+        signals.end(subscription)
+        let status = try setting.journal.status("fetch")
+        #expect(ContinuousClock.now - started < .seconds(20), "woken by the run, not by the 30 s reread")
+        #expect(status?.state == .running, "woken by a callback before the last: \(String(describing: status))")
+        #expect(status.map { $0.nextSequence > 0 } == true)
+        #expect(signals.waiterCount == 0)
+        #expect(try await setting.finished("fetch", within: 120)?.state == .completed)
         await setting.close()
     }
 }

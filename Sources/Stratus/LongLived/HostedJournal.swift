@@ -133,14 +133,17 @@ package struct HostedJournal: Sendable {
 
     /// The operation `id` configured from its journaled request, to run against its target as
     /// its caller with its callbacks going to this journal; `nil` when it is not running (or
-    /// not in the journal). Its ``LongLivedHost`` suspends it.
-    package func runnableOperation(_ id: String) throws -> (operation: CKDatabaseOperation, host: LongLivedHost)? {
+    /// not in the journal). Its ``LongLivedHost`` suspends it; `onJournal` is called after
+    /// each of its journal writes committed.
+    package func runnableOperation(_ id: String, onJournal: @escaping @Sendable () -> Void = {}) throws -> (
+        operation: CKDatabaseOperation, host: LongLivedHost
+    )? {
         guard let header = try journal.header(id), header.state == .running, let target = header.target,
             let scope = CKDatabase.Scope(rawValue: header.scope), let request = try journal.request(id)
         else { return nil }
         let operation = try LongLivedSubmission(operationClass: header.kind, request: request).decoded()
         let context = try engine.database(namespace: target.namespace, scope: scope, caller: target.caller)
-        let host = LongLivedHost(target: context, journal: journal)
+        let host = LongLivedHost(target: context, journal: journal, onJournal: onJournal)
         operation.operationID = id
         operation.configuration.isLongLived = header.isListed
         operation.longLived.host = host

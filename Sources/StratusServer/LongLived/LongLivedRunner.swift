@@ -14,8 +14,8 @@ import Synchronization
 /// suspends each operation at its next journal point and releases its lease, so another
 /// process resumes it at once.
 final class LongLivedRunner: Service, Sendable {
-    /// How long a lease lasts without renewal and how often it is renewed, and how leases are
-    /// claimed.
+    /// How long a lease lasts without renewal and how often it is renewed, how leases are
+    /// claimed, and how often a waiting `events` request reads the journal again.
     struct Timing: Sendable {
         var leaseDuration: Double = 30
         var renewInterval: Duration { .milliseconds(Int64(leaseDuration * 1000 / 3)) }
@@ -27,6 +27,9 @@ final class LongLivedRunner: Service, Sendable {
         /// (the holder was killed, or its run failed) before the operation is finished with
         /// `internalError` instead of run again: a crash-looping operation stops after this.
         var maximumAttempts: Int64 = 5
+        /// How often a waiting `events` request reads the journal again without a signal: for
+        /// callbacks journaled by another stratusd on the same PostgreSQL.
+        var eventsReread: Duration = .seconds(1)
     }
 
     let engine: Engine
@@ -35,6 +38,8 @@ final class LongLivedRunner: Service, Sendable {
     let timing: Timing
     /// This process's holder ID in the leases: new at every start.
     let processID = UUID().uuidString
+    /// Wakes the `events` requests waiting for an operation's callbacks.
+    let signals = LongLivedSignals()
     private let queue: OperationQueueBox
     private let running = Mutex<[LongLivedLease: LongLivedHost]>([:])
     private let accepting = Atomic<Bool>(true)
@@ -63,7 +68,11 @@ final class LongLivedRunner: Service, Sendable {
         }
         let journal = HostedJournal(engine: engine, number: lease.journal)
         do {
-            guard let (operation, host) = try journal.runnableOperation(lease.operationID) else {
+            let signals = self.signals
+            guard
+                let (operation, host) = try journal.runnableOperation(
+                    lease.operationID, onJournal: { signals.signal(lease) })
+            else {
                 try leases.clear(lease)
                 return
             }
@@ -87,6 +96,7 @@ final class LongLivedRunner: Service, Sendable {
     /// suspended run, or a store failure) keeps it until the next claim (now when suspended).
     private func finished(_ lease: LongLivedLease, journal: HostedJournal, host: LongLivedHost) {
         _ = running.withLock { $0.removeValue(forKey: lease) }
+        defer { signals.signal(lease) }
         let leases = LongLivedLeases(engine: engine)
         do {
             if let status = try journal.status(lease.operationID), status.state == .running {
@@ -169,6 +179,7 @@ final class LongLivedRunner: Service, Sendable {
                     metadata: ["stratus.operation.id": "\(lease.operationID)", "stratus.count": "\(attempts - 1)"])
             }
             try LongLivedLeases(engine: engine).clear(lease)
+            signals.signal(lease)
         } catch {
             logger.warning(
                 "long-lived operation could not be abandoned; its lease is retried later",
