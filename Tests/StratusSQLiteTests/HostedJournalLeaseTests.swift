@@ -7,7 +7,8 @@ import Testing
 
 /// stratusd's long-lived leases and submissions on a real SQLite file (decision 0014.8–10): a
 /// claim pass reads one page of leases and the next goes on after it, only claims of leases
-/// left to expire count as attempts, and an abandoned operation finishes with an internal error.
+/// left to expire count as attempts, a user cannot have more than the maximum running, and an
+/// abandoned operation finishes with an internal error.
 @Suite struct HostedJournalLeaseTests {
     typealias Store = JournalTestStore
     static let owner = JournalTestStore.owner
@@ -65,6 +66,23 @@ import Testing
             try leases.claimExpired(holder: "c", now: 100, expiry: 200, limit: 1).claims[lease] == 1,
             "a graceful release is no failed attempt")
         #expect(try leases.claimExpired(holder: "d", now: 300, expiry: 400, limit: 1).claims[lease] == 2)
+    }
+
+    @Test func aUserCannotHaveMoreThanTheMaximumRunning() throws {
+        let store = try Store()
+        defer { store.destroy() }
+        for index in 0..<3 { try store.submit("op\(index)", maximumRunning: 3) }
+        let refusal = #expect(throws: CKError.self) { try store.submit("op3", maximumRunning: 3) }
+        #expect(
+            refusal?.code == .requestRateLimited && refusal?.retryAfterSeconds != nil, "\(String(describing: refusal))")
+        if case .created = try store.submit("op0", maximumRunning: 3) {
+            Issue.record("a resubmission is answered from the journal, not created again")
+        }
+        #expect(try store.journal().cancel("op1"))
+        guard case .created = try store.submit("op3", maximumRunning: 3) else {
+            Issue.record("a cancelled operation no longer counts")
+            return
+        }
     }
 
     @Test func anAbandonedOperationFinishesWithAnInternalError() throws {

@@ -33,7 +33,8 @@ struct JournalTestStore {
     /// `expiry`.
     @discardableResult
     func submit(
-        _ id: String, listed: Bool = true, holder: String = "elsewhere", expiry: Double = 2_000_000
+        _ id: String, listed: Bool = true, holder: String = "elsewhere", expiry: Double = 2_000_000,
+        maximumRunning: Int = HostedJournal.maximumRunningPerUser
     ) throws -> HostedJournal.Submitted {
         let operation = CKModifyRecordsOperation(
             recordsToSave: nil, recordIDsToDelete: [CKRecord.ID(recordName: id)])
@@ -42,7 +43,7 @@ struct JournalTestStore {
             target: JournalTarget(
                 namespace: JournalTestStore.owner,
                 caller: Caller(userRecordName: "_alice", role: .user)),
-            scope: .private, listed: listed, holder: holder, leaseExpiry: expiry)
+            scope: .private, listed: listed, holder: holder, leaseExpiry: expiry, maximumRunning: maximumRunning)
     }
 
     /// Whether the journal still has an entry for `id`.

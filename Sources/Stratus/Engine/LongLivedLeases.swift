@@ -137,4 +137,24 @@ package struct LongLivedLeases: Sendable {
     package func clear(_ lease: LongLivedLease) throws {
         try engine.writeLeavingGeneration { txn in try txn.clear(Self.key(lease)) }
     }
+
+    /// How many operations of journal `journal` hold a lease and are still running, counting
+    /// up to `bound` at most (a lease can outlive its operation briefly: the header decides).
+    static func runningCount(journal: Int64, upTo bound: Int, _ txn: any BackendReadTransaction) throws -> Int {
+        let keys = JournalKeys(containerNumber: journal)
+        let leases = prefix.appending(journal)
+        var range = leases.range
+        var count = 0
+        while count < bound {
+            let pairs = try txn.scan(range, limit: 256)
+            for pair in pairs {
+                var reader = OrderedKeyReader(pair.key, from: leases.bytes.count)
+                guard let header = try txn.get(keys.header(try reader.readString())) else { continue }
+                if try JournalHeader(decoding: header).state == .running { count += 1 }
+            }
+            guard pairs.count == 256, let last = pairs.last else { break }
+            range.lowerBound = last.key + [0]
+        }
+        return count
+    }
 }

@@ -34,6 +34,22 @@ package struct HostedJournal: Sendable {
         case existing(HostedOperationStatus)
     }
 
+    /// How many submitted operations one user may have running at once (decision 0014.8): the
+    /// next submission is refused with `requestRateLimited` (stratusd: 429 `THROTTLED`) until
+    /// one finishes or is cancelled. Operations are queued four at a time per process, so a
+    /// hundred is far more than a client needs in flight and keeps one user from filling a
+    /// server's queue.
+    package static let maximumRunningPerUser = 100
+
+    /// The refusal of a submission beyond `maximum` running operations.
+    static func tooManyRunning(_ maximum: Int) -> CKError {
+        CKError.make(
+            .requestRateLimited,
+            "this user has \(maximum) submitted operations still running, the most allowed at once; "
+                + "submit again once one has finished or was cancelled",
+            userInfo: [CKErrorRetryAfterKey: 5.0])
+    }
+
     /// Persists `submission` as operation `id` running as `target` against `scope`, with its
     /// lease for `holder` until `leaseExpiry`, in one transaction; an ID already submitted with
     /// the same class, target and request answers the existing entry.
@@ -42,7 +58,7 @@ package struct HostedJournal: Sendable {
     ///   already used for another operation; a store failure as it is.
     package func submit(
         _ submission: LongLivedSubmission, id: String, target: JournalTarget, scope: CKDatabase.Scope, listed: Bool,
-        holder: String, leaseExpiry: Double
+        holder: String, leaseExpiry: Double, maximumRunning: Int = maximumRunningPerUser
     ) throws -> Submitted {
         _ = try submission.decoded()
         var header = JournalHeader(kind: submission.operationClass, scope: scope.rawValue, createdAt: now)
@@ -56,6 +72,9 @@ package struct HostedJournal: Sendable {
                     try storedRequest(id, txn) == submission.request
                 else { return nil }
                 return .existing(HostedOperationStatus(id, existing))
+            }
+            guard try LongLivedLeases.runningCount(journal: number, upTo: maximumRunning, txn) < maximumRunning else {
+                throw Self.tooManyRunning(maximumRunning)
             }
             try txn.set(journal.keys.header(id), header.encoded())
             for (index, part) in OperationJournal.parts(of: submission.request).enumerated() {
