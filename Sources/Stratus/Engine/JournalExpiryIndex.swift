@@ -33,6 +33,15 @@ enum JournalExpiryIndex {
         try txn.set(key(expiry: expiry, journal: keys.containerNumber, id: id), [])
     }
 
+    /// Removes the index key of `header` of `id` inside `txn`, if it is finished: before it
+    /// finishes again later (a delivery after completion), or when it is purged.
+    static func unindex(
+        _ header: JournalHeader, id: String, keys: JournalKeys, retention: Double, _ txn: any BackendWriteTransaction
+    ) throws {
+        guard let expiry = expiry(of: header, retention: retention) else { return }
+        try txn.clear(key(expiry: expiry, journal: keys.containerNumber, id: id))
+    }
+
     /// Removes, in batches of `batch` keys (one transaction each, at most `maximumBatches` of
     /// them), every indexed entry whose expiry is before `now`; returns how many entries were
     /// purged. A key whose entry is gone is dropped; one whose entry finished again later (a

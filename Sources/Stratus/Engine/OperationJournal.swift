@@ -85,6 +85,7 @@ struct OperationJournal: Sendable {
             guard header.isOutstanding else { return false }
             // Only a completed operation can be delivered; a running one can be cancelled.
             if state == .delivered && header.state != .completed { return false }
+            try JournalExpiryIndex.unindex(header, id: id, keys: keys, retention: engine.journalState.retention, txn)
             header.state = state
             header.finishedAt = now
             try txn.set(keys.header(id), header.encoded())
@@ -190,9 +191,7 @@ struct OperationJournal: Sendable {
         try txn.clear(keys.header(id))
         try txn.clearRange(keys.events(id))
         try txn.clearRange(keys.requests(id))
-        if let expiry = JournalExpiryIndex.expiry(of: header, retention: retention) {
-            try txn.clear(JournalExpiryIndex.key(expiry: expiry, journal: keys.containerNumber, id: id))
-        }
+        try JournalExpiryIndex.unindex(header, id: id, keys: keys, retention: retention, txn)
         try txn.clear(LongLivedLeases.key(LongLivedLease(journal: keys.containerNumber, operationID: id)))
     }
 
