@@ -39,6 +39,23 @@ import Testing
         #expect(leftovers.count == 2, "the running entry's header and request only: \(leftovers.count)")
     }
 
+    @Test func anIdempotentModifysEntryIsIndexedWithItsWrites() throws {
+        let store = try Store()
+        defer { store.destroy() }
+        let context = try store.engine.database(
+            namespace: Self.owner, scope: .private, caller: Caller(userRecordName: "_alice", role: .user))
+        let record = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "n"))
+        record["title"] = "once"
+        let request = ModifyRequest(
+            records: [record], deletes: [], policy: .allKeys, atomic: false, clientChangeTokenData: nil)
+        _ = try store.journal().idempotentModify(
+            "retry-me", fingerprint: [1, 2, 3], context: context, request: request)
+        #expect(try store.indexKeys() == 1, "the outcome's entry is indexed in the modify's transaction")
+        store.advance(by: 3601)
+        #expect(try store.engine.purgeExpiredJournalEntries() == 1)
+        #expect(try !store.has("retry-me"))
+    }
+
     @Test func aDeliveryAfterCompletionMovesTheExpiry() throws {
         let store = try Store()
         defer { store.destroy() }
