@@ -138,6 +138,7 @@ public struct StratusServer: Sendable {
             BackgroundService { await CredentialMaintenance(server: state).run() },
             BackgroundService { await state.notificationHub.run() },
             BackgroundService { await AssetMaintenance(server: state).run() },
+            BackgroundService { await LongLivedMaintenance(server: state).run() },
             application,
             state.longLivedRunner,
         ]

@@ -17,16 +17,16 @@ import Testing
     @Test func anExpiredLeaseIsClaimedOnceAndItsOldHolderLosesIt() throws {
         let leases = try Self.leases()
         try leases.engine.write { txn in try LongLivedLeases.set(Self.lease, holder: "a", expiry: 100, txn) }
-        #expect(try leases.claimExpired(holder: "b", now: 99, expiry: 200, limit: 10).isEmpty, "not expired yet")
+        #expect(try leases.claimExpired(holder: "b", now: 99, expiry: 200, limit: 10).leases.isEmpty, "not expired yet")
         #expect(try leases.renew([Self.lease], holder: "a", expiry: 150).isEmpty, "a still holds it")
-        #expect(try leases.claimExpired(holder: "b", now: 151, expiry: 300, limit: 10) == [Self.lease])
-        #expect(try leases.claimExpired(holder: "c", now: 152, expiry: 300, limit: 10).isEmpty, "b holds it now")
+        #expect(try leases.claimExpired(holder: "b", now: 151, expiry: 300, limit: 10).leases == [Self.lease])
+        #expect(try leases.claimExpired(holder: "c", now: 152, expiry: 300, limit: 10).leases.isEmpty, "b holds it now")
         #expect(try leases.renew([Self.lease], holder: "a", expiry: 400) == [Self.lease], "a lost it")
         // A graceful release lets the next process claim at once.
         try leases.release(Self.lease, holder: "b")
-        #expect(try leases.claimExpired(holder: "c", now: 153, expiry: 300, limit: 10) == [Self.lease])
+        #expect(try leases.claimExpired(holder: "c", now: 153, expiry: 300, limit: 10).leases == [Self.lease])
         try leases.clear(Self.lease)
-        #expect(try leases.claimExpired(holder: "d", now: 1_000, expiry: 2_000, limit: 10).isEmpty)
+        #expect(try leases.claimExpired(holder: "d", now: 1_000, expiry: 2_000, limit: 10).leases.isEmpty)
     }
 
     @Test func aHostedHeaderKeepsItsTargetAndListing() throws {

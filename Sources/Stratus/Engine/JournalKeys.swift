@@ -13,6 +13,8 @@ import StratusBackend
 /// carrying large records never exceeds what a backend must hold in one value.
 struct JournalKeys: Sendable {
     let prefix: OrderedKey
+    /// The journal's number: its container's or namespace's.
+    let containerNumber: Int64
 
     static let headerTag: UInt8 = 0x01
     static let eventTag: UInt8 = 0x02
@@ -21,6 +23,7 @@ struct JournalKeys: Sendable {
     static let partSize = 256 * 1024
 
     init(containerNumber: Int64) {
+        self.containerNumber = containerNumber
         prefix = OrderedKey([StoreLayout.journalTag]).appending(containerNumber)
     }
 

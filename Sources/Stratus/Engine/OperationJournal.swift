@@ -61,6 +61,7 @@ struct OperationJournal: Sendable {
         if final {
             header.state = .completed
             header.finishedAt = now
+            try JournalExpiryIndex.index(header, id: id, keys: keys, retention: engine.journalState.retention, txn)
         }
         try txn.set(keys.header(id), header.encoded())
         return header.nextSequence
@@ -84,9 +85,11 @@ struct OperationJournal: Sendable {
             guard header.isOutstanding else { return false }
             // Only a completed operation can be delivered; a running one can be cancelled.
             if state == .delivered && header.state != .completed { return false }
+            try JournalExpiryIndex.unindex(header, id: id, keys: keys, retention: engine.journalState.retention, txn)
             header.state = state
             header.finishedAt = now
             try txn.set(keys.header(id), header.encoded())
+            try JournalExpiryIndex.index(header, id: id, keys: keys, retention: engine.journalState.retention, txn)
             return true
         }
     }
@@ -162,11 +165,10 @@ struct OperationJournal: Sendable {
                 for (id, _) in expired {
                     // Checked again inside the transaction: another process may have resumed it.
                     guard let bytes = try txn.get(keys.header(id)),
-                        OperationJournal.isExpired(try JournalHeader(decoding: bytes), now: now, retention: retention)
+                        case let header = try JournalHeader(decoding: bytes),
+                        OperationJournal.isExpired(header, now: now, retention: retention)
                     else { continue }
-                    try txn.clear(keys.header(id))
-                    try txn.clearRange(keys.events(id))
-                    try txn.clearRange(keys.requests(id))
+                    try OperationJournal.remove(id, header: header, keys: keys, retention: retention, txn)
                 }
             }
         }
@@ -179,6 +181,18 @@ struct OperationJournal: Sendable {
     static func isExpired(_ header: JournalHeader, now: Double, retention: Double) -> Bool {
         guard header.state != .running, let finished = header.finishedAt else { return false }
         return now - finished > header.retention(listed: retention)
+    }
+
+    /// Removes the entry of `id` (header, callbacks, request), its expiry index key and any
+    /// lease left behind inside `txn`.
+    static func remove(
+        _ id: String, header: JournalHeader, keys: JournalKeys, retention: Double, _ txn: any BackendWriteTransaction
+    ) throws {
+        try txn.clear(keys.header(id))
+        try txn.clearRange(keys.events(id))
+        try txn.clearRange(keys.requests(id))
+        try JournalExpiryIndex.unindex(header, id: id, keys: keys, retention: retention, txn)
+        try txn.clear(LongLivedLeases.key(LongLivedLease(journal: keys.containerNumber, operationID: id)))
     }
 
     func allHeaders() throws -> [(id: String, header: JournalHeader)] {

@@ -3,7 +3,7 @@ import StratusBackend
 
 /// The engine's key layout (decisions 0002, 0008, 0012.10). Every key starts with one of these
 /// bytes. Tag `08` holds stratusd's long-lived operation leases (decision 0014.10); `09` is the
-/// staged-asset queue (decision 0012.8).
+/// staged-asset queue (decision 0012.8); `0A` the journal's expiry index (decision 0014.11).
 enum StoreLayout {
     /// Store-wide metadata: `[0x01] + ("store")`, and the number counter `[0x01] + ("containers")`.
     static let metaTag: UInt8 = 0x01
@@ -32,6 +32,10 @@ enum StoreLayout {
     /// `[0x09] + (staged at, ms since 1970; database number; scope; content ID)` → empty, in
     /// time order so one scan finds what is old enough to purge in every database.
     static let stagedAssetTag: UInt8 = 0x09
+    /// Journal entries by expiry (decision 0014.11): `[0x0A] + (expiry, ms since 1970; journal
+    /// number; operation ID)` → empty, written with the header that finishes the entry, so one
+    /// scan finds every entry past its retention in every journal (``JournalExpiryIndex``).
+    static let journalExpiryTag: UInt8 = 0x0A
 
     static var storeMetaKey: [UInt8] { OrderedKey([metaTag]).appending("store").bytes }
     /// The next container or namespace number (one counter for both directories).

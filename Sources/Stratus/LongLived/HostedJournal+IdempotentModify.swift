@@ -44,6 +44,8 @@ extension HostedJournal {
         header.finishedAt = now
         header.nextSequence = Int64(events.count)
         try txn.set(journal.keys.header(id), header.encoded())
+        try JournalExpiryIndex.index(
+            header, id: id, keys: journal.keys, retention: engine.journalState.retention, txn)
         for (index, part) in OperationJournal.parts(of: fingerprint).enumerated() {
             try txn.set(journal.keys.request(id, part: Int64(index)), part)
         }

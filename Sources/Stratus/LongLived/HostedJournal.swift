@@ -34,6 +34,22 @@ package struct HostedJournal: Sendable {
         case existing(HostedOperationStatus)
     }
 
+    /// How many submitted operations one user may have running at once (decision 0014.8): the
+    /// next submission is refused with `requestRateLimited` (stratusd: 429 `THROTTLED`) until
+    /// one finishes or is cancelled. Operations are queued four at a time per process, so a
+    /// hundred is far more than a client needs in flight and keeps one user from filling a
+    /// server's queue.
+    package static let maximumRunningPerUser = 100
+
+    /// The refusal of a submission beyond `maximum` running operations.
+    static func tooManyRunning(_ maximum: Int) -> CKError {
+        CKError.make(
+            .requestRateLimited,
+            "this user has \(maximum) submitted operations still running, the most allowed at once; "
+                + "submit again once one has finished or was cancelled",
+            userInfo: [CKErrorRetryAfterKey: 5.0])
+    }
+
     /// Persists `submission` as operation `id` running as `target` against `scope`, with its
     /// lease for `holder` until `leaseExpiry`, in one transaction; an ID already submitted with
     /// the same class, target and request answers the existing entry.
@@ -42,7 +58,7 @@ package struct HostedJournal: Sendable {
     ///   already used for another operation; a store failure as it is.
     package func submit(
         _ submission: LongLivedSubmission, id: String, target: JournalTarget, scope: CKDatabase.Scope, listed: Bool,
-        holder: String, leaseExpiry: Double
+        holder: String, leaseExpiry: Double, maximumRunning: Int = maximumRunningPerUser
     ) throws -> Submitted {
         _ = try submission.decoded()
         var header = JournalHeader(kind: submission.operationClass, scope: scope.rawValue, createdAt: now)
@@ -56,6 +72,9 @@ package struct HostedJournal: Sendable {
                     try storedRequest(id, txn) == submission.request
                 else { return nil }
                 return .existing(HostedOperationStatus(id, existing))
+            }
+            guard try LongLivedLeases.runningCount(journal: number, upTo: maximumRunning, txn) < maximumRunning else {
+                throw Self.tooManyRunning(maximumRunning)
             }
             try txn.set(journal.keys.header(id), header.encoded())
             for (index, part) in OperationJournal.parts(of: submission.request).enumerated() {
@@ -105,16 +124,45 @@ package struct HostedJournal: Sendable {
         try journal.finish(id, as: .delivered, now: now)
     }
 
+    /// Finishes operation `id`, if it still runs, with `internalError` saying it was abandoned
+    /// after `attempts` resumptions that never finished (decision 0014.10): its final callback is
+    /// journaled like any failure's, so the client reads why. Returns whether it did.
+    package func abandon(_ id: String, attempts: Int64) throws -> Bool {
+        guard let header = try journal.header(id), header.state == .running,
+            let operation = LongLivedOperationKinds.make(header.kind)
+        else { return false }
+        let error = CKError.make(
+            .internalError,
+            "long-lived operation '\(id.prefix(256))' was abandoned after \(attempts) attempts to resume it: "
+                + "each run stopped without finishing (its stratusd exited or failed)")
+        do {
+            try journal.append(
+                id, events: [Self.failedEvent(of: operation, error)], at: header.nextSequence, final: true, now: now)
+            return true
+        } catch is JournalConflict {
+            return false
+        }
+    }
+
+    private static func failedEvent<Operation: LongLivedOperation>(of operation: Operation, _ error: CKError)
+        -> [UInt8]
+    {
+        Operation.failedEvent(error)
+    }
+
     /// The operation `id` configured from its journaled request, to run against its target as
     /// its caller with its callbacks going to this journal; `nil` when it is not running (or
-    /// not in the journal). Its ``LongLivedHost`` suspends it.
-    package func runnableOperation(_ id: String) throws -> (operation: CKDatabaseOperation, host: LongLivedHost)? {
+    /// not in the journal). Its ``LongLivedHost`` suspends it; `onJournal` is called after
+    /// each of its journal writes committed.
+    package func runnableOperation(_ id: String, onJournal: @escaping @Sendable () -> Void = {}) throws -> (
+        operation: CKDatabaseOperation, host: LongLivedHost
+    )? {
         guard let header = try journal.header(id), header.state == .running, let target = header.target,
             let scope = CKDatabase.Scope(rawValue: header.scope), let request = try journal.request(id)
         else { return nil }
         let operation = try LongLivedSubmission(operationClass: header.kind, request: request).decoded()
         let context = try engine.database(namespace: target.namespace, scope: scope, caller: target.caller)
-        let host = LongLivedHost(target: context, journal: journal)
+        let host = LongLivedHost(target: context, journal: journal, onJournal: onJournal)
         operation.operationID = id
         operation.configuration.isLongLived = header.isListed
         operation.longLived.host = host

@@ -39,6 +39,7 @@ final class JournalSession {
     /// Journals `events` in a transaction of their own; `final` marks the operation completed.
     func append(_ events: [[UInt8]], final: Bool) throws {
         nextSequence = try journal.append(operationID, events: events, at: nextSequence, final: final, now: state.now)
+        host?.journaled()
     }
 
     /// Journals `events` inside `txn` (a modify's own transaction). The run moves past them
@@ -50,6 +51,7 @@ final class JournalSession {
     /// Moves past `count` callbacks journaled by ``append(_:final:in:)`` or replayed.
     func advance(by count: Int) {
         nextSequence += Int64(count)
+        host?.journaled()
     }
 
     /// Records that the final callback was delivered: the operation leaves the list. A failure

@@ -12,11 +12,17 @@ package final class LongLivedHost: Sendable {
     let target: DatabaseContext
     let journal: OperationJournal
     private let suspended = Atomic<Bool>(false)
+    private let onJournal: @Sendable () -> Void
 
-    init(target: DatabaseContext, journal: OperationJournal) {
+    init(target: DatabaseContext, journal: OperationJournal, onJournal: @escaping @Sendable () -> Void) {
         self.target = target
         self.journal = journal
+        self.onJournal = onJournal
     }
+
+    /// Called after the run journaled callbacks (their transaction committed): stratusd wakes
+    /// the requests waiting for them (decision 0014.9).
+    func journaled() { onJournal() }
 
     /// Stops the run before its next step of work; the journal entry stays `running`.
     package func suspend() { suspended.store(true, ordering: .relaxed) }

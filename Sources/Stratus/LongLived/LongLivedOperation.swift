@@ -3,12 +3,19 @@ import Foundation
 /// A database operation that can be long-lived: its request can be journaled and a proxy
 /// configured from it.
 protocol LongLivedOperation: CKDatabaseOperation {
+    /// The operation's callbacks as the journal stores them.
+    associatedtype Event: OperationEvent
     /// The name the journal stores for the operation's class.
     static var longLivedKind: String { get }
     /// Writes everything the operation's work reads (IDs, records, policies, tokens, …).
     func encodeRequest(to writer: inout ByteWriter) throws
     /// Configures a new proxy from what ``encodeRequest(to:)`` wrote.
     func decodeRequest(from reader: inout ByteReader) throws
+}
+
+extension LongLivedOperation {
+    /// The journal encoding of the operation's final callback failing with `error`.
+    static func failedEvent(_ error: CKError) -> [UInt8] { Event.failed(error).encoded }
 }
 
 /// The operation classes the journal knows, by ``LongLivedOperation/longLivedKind``.

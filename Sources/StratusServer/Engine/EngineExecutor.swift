@@ -7,8 +7,13 @@ import Synchronization
 /// Runs the engine's synchronous, possibly blocking calls (decision 0001.2) on threads of
 /// their own, never on Swift's cooperative pool, and refuses work beyond a bound with 503
 /// `TRY_AGAIN_LATER` instead of queueing without end (decision 0012.5).
+///
+/// The server's own upkeep of its long-lived leases runs on a reserved thread of its own,
+/// outside that bound (``runReserved(requestID:_:)``): a loaded server must not lose its leases.
 final class EngineExecutor: Sendable {
     private let pool: NIOThreadPool
+    /// The thread of ``runReserved(requestID:_:)``.
+    private let reserved = NIOThreadPool(numberOfThreads: 1)
     private let pending = Atomic<Int>(0)
     /// Requests waiting or running beyond which new ones are refused.
     let maximumPending: Int
@@ -21,9 +26,15 @@ final class EngineExecutor: Sendable {
         self.logger = logger
     }
 
-    func start() { pool.start() }
+    func start() {
+        pool.start()
+        reserved.start()
+    }
 
-    func shutdown() async throws { try await pool.shutdownGracefully() }
+    func shutdown() async throws {
+        try await reserved.shutdownGracefully()
+        try await pool.shutdownGracefully()
+    }
 
     /// `body`'s result, computed on a pool thread. An engine error becomes the request's
     /// refusal (``ServerError``); any other error is an internal failure, logged with the
@@ -37,6 +48,19 @@ final class EngineExecutor: Sendable {
                 "the server has \(maximumPending) requests in progress; retry after the advised delay",
                 retryAfter: 1, stratusErrorCode: "serviceUnavailable")
         }
+        return try await perform(on: pool, requestID: requestID, body)
+    }
+
+    /// `body`'s result, computed on the reserved thread, never refused for load: for the
+    /// long-lived runner's lease renewals and claims (decision 0014.10), which must go on while
+    /// clients' requests get 503. Errors are translated as ``run(requestID:_:)`` does.
+    func runReserved<T: Sendable>(requestID: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await perform(on: reserved, requestID: requestID, body)
+    }
+
+    private func perform<T: Sendable>(
+        on pool: NIOThreadPool, requestID: String, _ body: @escaping @Sendable () throws -> T
+    ) async throws -> T {
         do {
             return try await pool.runIfActive(body)
         } catch let error as CKError {

@@ -63,7 +63,9 @@ enum LongLivedEndpoints {
         let status = try await call.withJournal { journal in
             guard try journal.status(id) != nil else { throw ServerError.unknownOperation(id) }
             if try journal.cancel(id) {
-                runner.suspend(LongLivedLease(journal: journal.number, operationID: id))
+                let lease = LongLivedLease(journal: journal.number, operationID: id)
+                runner.suspend(lease)
+                runner.signals.signal(lease)
             }
             return try journal.status(id)
         }

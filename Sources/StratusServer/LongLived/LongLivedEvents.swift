@@ -6,12 +6,12 @@ internal import Stratus
 /// `GET …/stratus/operations/{id}/events?from=SEQ&limit=N&timeout=T` (decision 0014.9): the
 /// operation's journaled callbacks from sequence `from`, in the journal's encoding; when there
 /// are none yet and the operation still runs, it waits up to `timeout` seconds (default 30, at
-/// most 55) for the next, like the notification long-poll. The journal is read again every
-/// 200 ms, so callbacks journaled by another stratusd arrive as fast.
+/// most 55) for the next, like the notification long-poll. A callback this process journals
+/// wakes it at once (``LongLivedSignals``); one journaled by another stratusd is found by
+/// reading the journal again every ``LongLivedRunner/Timing/eventsReread`` (1 s).
 enum LongLivedEvents {
     static let defaultLimit: Int64 = 100
     static let maximumLimit: Int64 = 400
-    static let pollInterval: Duration = .milliseconds(200)
 
     static func handle(_ call: DatabaseCall) async throws -> Response {
         let id = call.operationID
@@ -20,18 +20,28 @@ enum LongLivedEvents {
             try NotificationRoutes.integer(call.query["limit"], "limit", range: 1...maximumLimit) ?? defaultLimit
         let timeout = try NotificationRoutes.seconds(call.query["timeout"]) ?? NotificationRoutes.defaultTimeout
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+        let runner = call.server.longLivedRunner
         return try await ServerMetrics.longPoll {
+            // The first read learns the journal's number; every later one is subscribed first.
+            var lease: LongLivedLease?
             while true {
-                let (events, status) = try await call.withJournal { journal in
+                let subscription = lease.map { runner.signals.subscribe($0) }
+                defer { subscription.map { runner.signals.end($0) } }
+                let (number, events, status) = try await call.withJournal { journal in
                     let events = try journal.events(id, from: from, limit: Int(limit))
                     guard let status = try journal.status(id) else { throw ServerError.unknownOperation(id) }
-                    return (events, status)
+                    return (journal.number, events, status)
                 }
                 let done =
                     !events.isEmpty || status.state != .running || ContinuousClock.now >= deadline
                     || Task.isCancelled || Task.isShuttingDownGracefully
                 if done { return call.respond(answer(events, status)) }
-                try? await Task.sleep(for: pollInterval)
+                guard let subscription else {
+                    lease = LongLivedLease(journal: number, operationID: id)
+                    continue
+                }
+                let wait = min(runner.timing.eventsReread, deadline - ContinuousClock.now)
+                await runner.signals.wait(subscription, timeout: wait)
             }
         }
     }

@@ -14,10 +14,22 @@ import Synchronization
 /// suspends each operation at its next journal point and releases its lease, so another
 /// process resumes it at once.
 final class LongLivedRunner: Service, Sendable {
-    /// How long a lease lasts without renewal, and how often it is renewed.
+    /// How long a lease lasts without renewal and how often it is renewed, how leases are
+    /// claimed, and how often a waiting `events` request reads the journal again.
     struct Timing: Sendable {
         var leaseDuration: Double = 30
         var renewInterval: Duration { .milliseconds(Int64(leaseDuration * 1000 / 3)) }
+        /// The leases one round reads at most; the next round goes on after the last one read.
+        var claimPageSize = LongLivedLeases.defaultPageSize
+        /// The expired leases one round claims at most.
+        var claimsPerRound = 16
+        /// How many times an operation's lease may be claimed after its holder let it expire
+        /// (the holder was killed, or its run failed) before the operation is finished with
+        /// `internalError` instead of run again: a crash-looping operation stops after this.
+        var maximumAttempts: Int64 = 5
+        /// How often a waiting `events` request reads the journal again without a signal: for
+        /// callbacks journaled by another stratusd on the same PostgreSQL.
+        var eventsReread: Duration = .seconds(1)
     }
 
     let engine: Engine
@@ -26,9 +38,13 @@ final class LongLivedRunner: Service, Sendable {
     let timing: Timing
     /// This process's holder ID in the leases: new at every start.
     let processID = UUID().uuidString
+    /// Wakes the `events` requests waiting for an operation's callbacks.
+    let signals = LongLivedSignals()
     private let queue: OperationQueueBox
     private let running = Mutex<[LongLivedLease: LongLivedHost]>([:])
     private let accepting = Atomic<Bool>(true)
+    /// Where the next round's claim scan starts (``LeaseClaims/cursor``).
+    private let claimCursor = Mutex<[UInt8]?>(nil)
 
     init(engine: Engine, executor: EngineExecutor, logger: Logger, timing: Timing = Timing()) {
         self.engine = engine
@@ -52,7 +68,11 @@ final class LongLivedRunner: Service, Sendable {
         }
         let journal = HostedJournal(engine: engine, number: lease.journal)
         do {
-            guard let (operation, host) = try journal.runnableOperation(lease.operationID) else {
+            let signals = self.signals
+            guard
+                let (operation, host) = try journal.runnableOperation(
+                    lease.operationID, onJournal: { signals.signal(lease) })
+            else {
                 try leases.clear(lease)
                 return
             }
@@ -76,6 +96,7 @@ final class LongLivedRunner: Service, Sendable {
     /// suspended run, or a store failure) keeps it until the next claim (now when suspended).
     private func finished(_ lease: LongLivedLease, journal: HostedJournal, host: LongLivedHost) {
         _ = running.withLock { $0.removeValue(forKey: lease) }
+        defer { signals.signal(lease) }
         let leases = LongLivedLeases(engine: engine)
         do {
             if let status = try journal.status(lease.operationID), status.state == .running {
@@ -109,27 +130,60 @@ final class LongLivedRunner: Service, Sendable {
     }
 
     /// One round: renews this process's leases (suspending the runs whose lease was taken),
-    /// then claims expired ones and resumes their operations.
+    /// then claims expired ones among the next page of leases and resumes their operations —
+    /// or finishes those claimed more than ``Timing/maximumAttempts`` times with an error. It
+    /// runs on the executor's reserved thread, so a server refusing requests for load still
+    /// keeps its leases.
     func round() async {
-        let (engine, holder, expiry) = (self.engine, processID, leaseExpiry)
+        let (engine, holder, expiry, timing) = (self.engine, processID, leaseExpiry, self.timing)
         let mine = running.withLock { Array($0.keys) }
+        let cursor = claimCursor.withLock { $0 }
         do {
-            let (lost, claimed) = try await executor.run(requestID: "long-lived") {
+            let (lost, claims) = try await executor.runReserved(requestID: "long-lived") {
                 let leases = LongLivedLeases(engine: engine)
                 let lost = try leases.renew(mine, holder: holder, expiry: expiry)
-                let claimed = try leases.claimExpired(
-                    holder: holder, now: Date().timeIntervalSince1970, expiry: expiry, limit: 16)
-                return (lost, claimed)
+                let claims = try leases.claimExpired(
+                    holder: holder, now: Date().timeIntervalSince1970, expiry: expiry, limit: timing.claimsPerRound,
+                    after: cursor, pageSize: timing.claimPageSize)
+                return (lost, claims)
             }
+            claimCursor.withLock { $0 = claims.cursor }
             for lease in lost { suspend(lease) }
-            for lease in claimed {
-                logger.info(
-                    "resuming long-lived operation whose lease expired",
-                    metadata: ["stratus.operation.id": "\(lease.operationID)"])
-                try await executor.run(requestID: "long-lived") { self.start(lease) }
+            for lease in claims.leases {
+                let attempts = claims.claims[lease] ?? 0
+                try await executor.runReserved(requestID: "long-lived") {
+                    attempts > timing.maximumAttempts ? self.abandon(lease, attempts: attempts) : self.resume(lease)
+                }
             }
         } catch {
             logger.warning("long-lived lease round failed", metadata: ["stratus.reason": "\(error)"])
+        }
+    }
+
+    /// Starts the operation of a claimed lease again.
+    private func resume(_ lease: LongLivedLease) {
+        logger.info(
+            "resuming long-lived operation whose lease expired",
+            metadata: ["stratus.operation.id": "\(lease.operationID)"])
+        start(lease)
+    }
+
+    /// Finishes the operation of `lease`, claimed `attempts` times without finishing, with an
+    /// error, and clears its lease.
+    private func abandon(_ lease: LongLivedLease, attempts: Int64) {
+        do {
+            let journal = HostedJournal(engine: engine, number: lease.journal)
+            if try journal.abandon(lease.operationID, attempts: attempts - 1) {
+                logger.error(
+                    "long-lived operation abandoned: its runs kept stopping without finishing",
+                    metadata: ["stratus.operation.id": "\(lease.operationID)", "stratus.count": "\(attempts - 1)"])
+            }
+            try LongLivedLeases(engine: engine).clear(lease)
+            signals.signal(lease)
+        } catch {
+            logger.warning(
+                "long-lived operation could not be abandoned; its lease is retried later",
+                metadata: ["stratus.operation.id": "\(lease.operationID)", "stratus.reason": "\(error)"])
         }
     }
 

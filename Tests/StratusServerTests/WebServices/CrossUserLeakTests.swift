@@ -1,4 +1,5 @@
 import Foundation
+import Stratus
 import Testing
 
 /// The cross-user leak test (decision 0013): bob fills his private database (a zone of his
@@ -38,6 +39,71 @@ struct CrossUserLeakTests {
             let bobs = try await fixture.raw("POST", path, body: nil, as: .bob)
             let text = String(decoding: bobs.body, as: UTF8.self)
             #expect(text.contains("bob-sub") && text.contains(Self.canary), "bob's \(database) subscription: \(text)")
+        }
+    }
+
+    @Test func aliceNeverReachesBobsLongLivedOperations() async throws {
+        let fixture = try WebServicesFixture()
+        let record = CKRecord(recordType: "Secret", recordID: CKRecord.ID(recordName: "bob-\(Self.canary)"))
+        record["note"] = Self.canary
+        let operation = CKModifyRecordsOperation(recordsToSave: [record], recordIDsToDelete: nil)
+        for (id, database) in [("bob-op", "private"), ("bob-public-op", "public")] {
+            let submitted = try await fixture.submit(operation, id: id, database: database, as: .bob)
+            #expect(submitted.status == 200, "\(submitted.json)")
+            let events = try await fixture.allEvents(id, as: .bob)
+            #expect(events.contains { Self.holdsCanary($0.bytes) }, "bob's journal holds his canary")
+        }
+        // Every long-lived endpoint, as alice, with bob's operation IDs, in both databases.
+        for database in ["private", "public"] {
+            for id in ["bob-op", "bob-public-op"] {
+                for (method, suffix, query) in [
+                    ("GET", "/\(id)/events", "from=0&timeout=0"), ("POST", "/\(id)/cancel", ""),
+                    ("POST", "/\(id)/delivered", ""),
+                ] {
+                    let answer = try await longLived(fixture, method, database, suffix, query: query)
+                    #expect(answer.status == 404, "alice's \(method) \(database) \(suffix): \(answer.status)")
+                    #expect(!Self.leaks(answer.body), "alice's \(method) \(database) \(suffix) leaked the canary")
+                }
+            }
+            let list = try await longLived(fixture, "GET", database, "")
+            let text = String(decoding: list.body, as: UTF8.self)
+            #expect(list.status == 200 && !text.contains("bob-"), "alice's \(database) list: \(text)")
+        }
+        // Alice's own operation under bob's ID is hers: it runs her request, not bob's.
+        let hers = try await fixture.submit(CKFetchRecordZonesOperation.fetchAllRecordZonesOperation(), id: "bob-op")
+        #expect(hers.status == 200, "\(hers.json)")
+        let herEvents = try await fixture.allEvents("bob-op")
+        #expect(!herEvents.isEmpty && !herEvents.contains { Self.holdsCanary($0.bytes) })
+        // Bob's operations are as he left them: completed, listed, their callbacks intact.
+        #expect(try await fixture.listedOperations(as: .bob) == ["bob-op", "bob-public-op"])
+        let bobs = try await fixture.allEvents("bob-op", as: .bob)
+        #expect(
+            try EventSummaries.lines(bobs, of: "CKModifyRecordsOperation") == ["saved bob-\(Self.canary)", "finished"])
+    }
+
+    /// `method` to `…/{database}/stratus/operations{suffix}` as alice.
+    private func longLived(
+        _ fixture: WebServicesFixture, _ method: String, _ database: String, _ suffix: String, query: String = ""
+    ) async throws -> WebServicesFixture.RawAnswer {
+        let path = "database/1/\(WebServicesFixture.container)/development/\(database)/stratus/operations"
+        let url =
+            fixture.server.baseURL.absoluteString + "/" + path + suffix
+            + "?ckAPIToken=\(fixture.apiToken)&ckWebAuthToken=\(fixture.aliceSession)"
+            + (query.isEmpty ? "" : "&" + query)
+        return try await fixture.request(method, url: url, body: method == "POST" ? Data("{}".utf8) : nil)
+    }
+
+    /// Whether journaled callback bytes hold the canary.
+    static func holdsCanary(_ bytes: [UInt8]) -> Bool { String(decoding: bytes, as: UTF8.self).contains(canary) }
+
+    /// Whether an answer holds the canary, as text or in a base64-encoded callback.
+    static func leaks(_ body: Data) -> Bool {
+        let text = String(decoding: body, as: UTF8.self)
+        if text.contains(canary) { return true }
+        let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        let events = object?["events"] as? [[String: Any]] ?? []
+        return events.contains { event in
+            Data(base64Encoded: event["event"] as? String ?? "").map { holdsCanary(Array($0)) } ?? false
         }
     }
 
