@@ -50,14 +50,34 @@ enum JSONSerializer {
 
     private static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         var start = 0
-        for index in 0..<utf8.count {
+        var index = 0
+        while index < utf8.count {
+            // Eight bytes at a time while none of them needs an escape (most strings, whole).
+            if index + 8 <= utf8.count,
+                !needsEscape(UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self))
+            {
+                index += 8
+                continue
+            }
             let byte = utf8[index]
+            index += 1
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index - 1]))
             writeEscape(byte, into: &out)
-            start = index + 1
+            start = index
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+    }
+
+    /// Whether one of the eight bytes in `word` is below 0x20, a quote or a backslash (the classic
+    /// "has a zero byte" bit tricks: exact as to whether one exists, which is all this asks).
+    @inline(__always)
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
+        let below = (word &- ones &* 0x20) & ~word & highs != 0
+        return below || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
     }
 
     private static func writeEscape(_ byte: UInt8, into out: inout [UInt8]) {

@@ -23,6 +23,39 @@ struct JSONSerializerTests {
         }
     }
 
+    /// Strings are escaped eight bytes at a time where none needs it: random strings with
+    /// every kind of byte at every offset are written exactly as a byte-by-byte escape writes
+    /// them, and parse back to themselves.
+    @Test func escapingMatchesAByteByByteEscapeAtEveryOffset() throws {
+        let alphabet: [String] = [
+            "a", "Z", " ", "~", "\"", "\\", "\n", "\r", "\t", "\u{01}", "\u{1F}", "\u{7F}", "é", "😀", "\u{2028}",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            let string = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }.joined()
+            let written = JSONValue.string(string).serializedString()
+            #expect(written == Self.referenceEscape(string), "\(Array(string.utf8))")
+            #expect(try JSONValue.parse(written) == .string(string))
+        }
+    }
+
+    private static func referenceEscape(_ string: String) -> String {
+        var out = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
     @Test func nonFiniteDoublesBecomeNull() {
         #expect(JSONValue.double(.nan).serializedString() == "null")
         #expect(JSONValue.double(.infinity).serializedString() == "null")
