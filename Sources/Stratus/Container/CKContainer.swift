@@ -19,6 +19,9 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// Where the container's operations and engine log (`Docs/Logging.md`).
     let logger: Logger
     private let databases = Mutex<[CKDatabase.Scope: CKDatabase]>([:])
+    /// Where the databases' operations go instead of this container's engine, if set
+    /// (decision 0016): a remote container's, or a test's.
+    private let serviceFactory = Mutex<DatabaseServiceFactory?>(nil)
     /// Where `CKContainer.add(_:)` runs operations.
     let operationQueue: OperationQueue = {
         let queue = OperationQueue()
@@ -125,6 +128,16 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Routes this container's database operations through the services `factory` makes (one
+    /// per database, on its first operation) instead of the container's own engine (decision
+    /// 0016). Call it before the container's first operation.
+    package func useDatabaseService(_ factory: @escaping DatabaseServiceFactory) {
+        serviceFactory.withLock { $0 = factory }
+    }
+
+    /// The factory set by ``useDatabaseService(_:)``, if any.
+    var databaseServiceFactory: DatabaseServiceFactory? { serviceFactory.withLock { $0 } }
+
     /// Runs `operation` against this container. A database operation without a database
     /// runs against the private database.
     public func add(_ operation: CKOperation) {
@@ -155,15 +168,23 @@ public final class CKContainer: NSObject, @unchecked Sendable {
 
     /// The record ID of the current user.
     public func userRecordID() async throws -> CKRecord.ID {
-        CKRecord.ID(recordName: (try engine.get()).userRecordName)
+        CKRecord.ID(recordName: try currentUserRecordName())
     }
 
     /// The record ID of the current user, through a completion handler.
     public func fetchUserRecordID(completionHandler: @escaping @Sendable (CKRecord.ID?, (any Error)?) -> Void) {
-        switch engine {
-        case .success(let engine): completionHandler(CKRecord.ID(recordName: engine.userRecordName), nil)
-        case .failure(let error): completionHandler(nil, error)
+        do {
+            completionHandler(CKRecord.ID(recordName: try currentUserRecordName()), nil)
+        } catch {
+            completionHandler(nil, error)
         }
+    }
+
+    /// The current user's record name: the registered service's (decision 0016), otherwise
+    /// the engine's.
+    private func currentUserRecordName() throws -> String {
+        if databaseServiceFactory != nil { return try privateCloudDatabase.service().userRecordName }
+        return try engine.get().userRecordName
     }
 }
 

@@ -3,6 +3,6 @@ extension CKDatabase {
     /// are dropped and every change token issued for the zone until now fails with
     /// `changeTokenExpired`, so apps can test their recovery path. Blocks until done.
     public func purgeChangeHistory(in zoneID: CKRecordZone.ID) throws {
-        try context().purgeChangeHistory(zoneID)
+        try localContext(for: "purging change history").purgeChangeHistory(zoneID)
     }
 }

@@ -6,7 +6,7 @@ extension CKContainer {
     /// The engine's view of the container, for its journal (every database of a container
     /// shares one journal).
     private func journalContext() throws -> DatabaseContext {
-        try privateCloudDatabase.context()
+        try privateCloudDatabase.localContext(for: "long-lived operations")
     }
 
     /// The outstanding operations after purging expired ones, without those whose persisted

@@ -7,6 +7,9 @@ import StratusBackend
 final class JournalSession {
     let journal: OperationJournal
     let state: JournalState
+    /// The local engine's database the journal belongs to: replayed callbacks materialize
+    /// their assets through it.
+    let context: DatabaseContext
     let operationID: String
     /// Whether this run is a proxy's (it replays before it works).
     let isProxy: Bool
@@ -19,6 +22,7 @@ final class JournalSession {
     init(context: DatabaseContext, operationID: String, isProxy: Bool) {
         self.journal = context.journal
         self.state = context.engine.journalState
+        self.context = context
         self.operationID = operationID
         self.isProxy = isProxy
         self.host = nil
@@ -28,6 +32,7 @@ final class JournalSession {
     init(host: LongLivedHost, operationID: String) {
         self.journal = host.journal
         self.state = host.target.engine.journalState
+        self.context = host.target
         self.operationID = operationID
         self.isProxy = true
         self.host = host

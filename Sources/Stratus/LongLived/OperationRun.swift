@@ -10,7 +10,8 @@ import Foundation
 /// callback is journaled twice and no work is applied twice.
 struct OperationRun<Event: OperationEvent> {
     let operation: CKDatabaseOperation
-    let context: DatabaseContext
+    /// Where the work's requests go (decision 0016).
+    let service: any DatabaseService
     let session: JournalSession?
     let deliver: (Event) -> Void
     /// The operation's start and end lines in the log.
@@ -19,7 +20,7 @@ struct OperationRun<Event: OperationEvent> {
     /// Replays, then works until the final callback is delivered or the operation stops.
     /// `work` does the next step of the work from what has been delivered so far (the
     /// operation's delivery state, updated by `deliver`).
-    func run(work: (DatabaseContext, JournalSession?) throws -> OperationBatch<Event>) {
+    func run(work: (any DatabaseService, JournalSession?) throws -> OperationBatch<Event>) {
         if let session, session.isProxy {
             // stratusd logs its own resumptions (a claimed lease); a first run has nothing to say.
             if session.host == nil { log.resuming() }
@@ -31,7 +32,7 @@ struct OperationRun<Event: OperationEvent> {
             if session?.isSuspended == true { return }
             let events: [Event]
             do {
-                switch try work(context, session) {
+                switch try work(service, session) {
                 case .journaled(let journaled):
                     session?.advance(by: journaled.count)
                     events = journaled
@@ -93,7 +94,8 @@ struct OperationRun<Event: OperationEvent> {
             if page.isEmpty { return .continue(delivered: delivered) }
             for (sequence, bytes) in page {
                 var reader = ByteReader(bytes)
-                guard sequence == session.nextSequence, let event = try? Event.decode(from: &reader, context: context)
+                guard sequence == session.nextSequence,
+                    let event = try? Event.decode(from: &reader, context: session.context)
                 else {
                     log.journalDamaged(at: sequence)
                     fail(
@@ -174,7 +176,7 @@ extension CKDatabaseOperation {
     /// journal entry (long-lived operations and proxies only), replays, then works.
     func run<Event: OperationEvent>(
         _ type: Event.Type, deliver: @escaping (Event) -> Void,
-        work: (DatabaseContext, JournalSession?) throws -> OperationBatch<Event>
+        work: (any DatabaseService, JournalSession?) throws -> OperationBatch<Event>
     ) {
         let log = longLived.host.map { OperationLog(self, host: $0) } ?? OperationLog(self, database: resolvedDatabase)
         defer { log.finish() }
@@ -184,24 +186,25 @@ extension CKDatabaseOperation {
             deliverCompletion(error: error)
             return
         }
-        let context: DatabaseContext
+        let service: any DatabaseService
         let session: JournalSession?
         do {
-            context = try databaseContext()
-            session = try openJournal(context)
+            service = try databaseService()
+            session = try openJournal(service)
         } catch {
             let failure = CKError.fromStore(error)
             log.finish(failingWith: failure)
             deliverCompletion(error: failure)
             return
         }
-        OperationRun(operation: self, context: context, session: session, deliver: deliver, log: log).run(work: work)
+        OperationRun(operation: self, service: service, session: session, deliver: deliver, log: log).run(work: work)
     }
 
     /// The journal entry of this run: a proxy's existing one, a new one for an operation that
     /// was long-lived when it started (persisted, then announced with
-    /// `longLivedOperationWasPersistedBlock`), or `nil`.
-    private func openJournal(_ context: DatabaseContext) throws -> JournalSession? {
+    /// `longLivedOperationWasPersistedBlock`), or `nil`. The journal is the local engine's
+    /// (decision 0016): a long-lived operation fails on a service without one.
+    private func openJournal(_ service: any DatabaseService) throws -> JournalSession? {
         if let host = longLived.host {
             guard let header = try host.journal.header(operationID) else {
                 throw CKError.make(
@@ -211,6 +214,7 @@ extension CKDatabaseOperation {
             return JournalSession(host: host, operationID: operationID)
         }
         if longLived.origin != nil {
+            let context = try journalContext(service)
             guard let header = try context.journal.header(operationID) else {
                 throw CKError.make(
                     .unknownItem, "long-lived operation \(operationID) is not in the journal (it was purged)")
@@ -219,6 +223,7 @@ extension CKDatabaseOperation {
             return JournalSession(context: context, operationID: operationID, isProxy: true)
         }
         guard longLived.isLongLivedAtStart, let coding = self as? any LongLivedOperation else { return nil }
+        let context = try journalContext(service)
         var request = ByteWriter()
         try coding.encodeRequest(to: &request)
         let state = context.engine.journalState
@@ -229,5 +234,15 @@ extension CKDatabaseOperation {
         try context.journal.create(operationID, header: header, request: request.bytes)
         longLivedOperationWasPersistedBlock?()
         return JournalSession(context: context, operationID: operationID, isProxy: false)
+    }
+
+    /// The local engine whose journal a long-lived run uses, or the error saying the service
+    /// has none.
+    private func journalContext(_ service: any DatabaseService) throws -> DatabaseContext {
+        guard let context = service.localContext else {
+            throw CKError.make(
+                .internalError, "long-lived operations need a local engine; this container's database has none")
+        }
+        return context
     }
 }

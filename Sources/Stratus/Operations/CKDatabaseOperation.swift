@@ -24,10 +24,11 @@ open class CKDatabaseOperation: CKOperation, @unchecked Sendable {
         return container.privateCloudDatabase
     }
 
-    /// The engine's view of the resolved database, or the error that prevents using it.
-    func databaseContext() throws -> DatabaseContext {
+    /// Where the resolved database's requests go (decision 0016), or the error that prevents
+    /// using it. A run stratusd hosts goes to its target database.
+    func databaseService() throws -> any DatabaseService {
         if let host = longLived.host { return host.target }
-        return try resolvedDatabase.context()
+        return try resolvedDatabase.service()
     }
 
     /// Starts the operation. Whether it is long-lived is read here, once.

@@ -49,9 +49,9 @@ open class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchecked Send
         var resumeToken = previousServerChangeToken
         run(
             Event.self, deliver: { self.deliver($0, &resumeToken) },
-            work: { context, _ in
+            work: { service, _ in
                 if let error = cancellationError { throw error }
-                let batch = try context.fetchDatabaseChanges(since: resumeToken, limit: resultsLimit)
+                let batch = try service.fetchDatabaseChanges(since: resumeToken, limit: resultsLimit)
                 var events = batch.changed.map { Event.changed($0) } + batch.deleted.map { Event.deleted($0, $1) }
                 if batch.moreComing && fetchAllChanges {
                     events.append(.tokenUpdated(batch.token))

@@ -185,8 +185,8 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
         defer { readAhead.finish() }
         run(
             Event.self, deliver: { self.deliver($0, &delivery) },
-            work: { context, _ in
-                if context.scope == .public {
+            work: { service, _ in
+                if service.scope == .public {
                     throw CKError.make(.badDatabase, "record zone changes cannot be fetched in the public database")
                 }
                 // One batch of the zone the delivered callbacks say is next, from the last token
@@ -205,7 +205,7 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
                     if let taken = readAhead.take(zoneID: zoneID, token: token) {
                         batch = try taken.get()
                     } else {
-                        batch = try context.fetchZoneChanges(
+                        batch = try service.fetchZoneChanges(
                             zoneID, since: token, limit: limit, desiredKeys: desiredKeys)
                     }
                 } catch {
@@ -215,7 +215,7 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
                 if batch.moreComing && fetchAllChanges {
                     // The next batch is read while this one is delivered (decision 0009).
                     readAhead.start(
-                        context, zoneID: zoneID, token: batch.token, limit: limit, desiredKeys: desiredKeys,
+                        service, zoneID: zoneID, token: batch.token, limit: limit, desiredKeys: desiredKeys,
                         qos: dispatchQoS.qosClass, operationID: operationID)
                 }
                 var events: [Event] = batch.changes.map { change in

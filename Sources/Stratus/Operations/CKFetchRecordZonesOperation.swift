@@ -49,9 +49,9 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
         var delivery = ItemFetchDelivery<CKRecordZone.ID, CKRecordZone>()
         run(
             Event.self, deliver: { self.deliver($0, &delivery) },
-            work: { context, _ in
+            work: { service, _ in
                 if let error = cancellationError { throw error }
-                let results = try context.fetchZones(
+                let results = try service.fetchZones(
                     recordZoneIDs.map { ids in
                         // Each zone is answered once, like CloudKit's dictionary-shaped results.
                         var seen = Set<CKRecordZone.ID>()

@@ -75,7 +75,7 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
         var delivery = ItemFetchDelivery<CKRecord.ID, CKRecord>()
         run(
             Event.self, deliver: { self.deliver($0, &delivery) },
-            work: { context, _ in
+            work: { service, _ in
                 if let error = cancellationError { throw error }
                 let ids = recordIDs ?? []
                 let results: [(CKRecord.ID, Result<CKRecord, CKError>)]
@@ -85,7 +85,7 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                         return (id, .failure(.make(.unknownItem, message)))
                     }
                 } else {
-                    results = try context.fetchRecords(ids, desiredKeys: desiredKeys)
+                    results = try service.fetchRecords(ids, desiredKeys: desiredKeys)
                 }
                 return .deliver(results.map { Event.item($0, $1) } + [.finished(nil)])
             })

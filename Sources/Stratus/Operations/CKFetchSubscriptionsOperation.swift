@@ -48,9 +48,9 @@ open class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendab
         var delivery = ItemFetchDelivery<CKSubscription.ID, CKSubscription>()
         run(
             Event.self, deliver: { self.deliver($0, &delivery) },
-            work: { context, _ in
+            work: { service, _ in
                 if let error = cancellationError { throw error }
-                let results = try context.fetchSubscriptions(subscriptionIDs)
+                let results = try service.fetchSubscriptions(subscriptionIDs)
                 return .deliver(results.map { Event.item($0, $1) } + [.finished(nil)])
             })
     }

@@ -50,7 +50,7 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
         var delivery = ModifyTally<CKRecordZone, CKRecordZone.ID>()
         run(
             Event.self, deliver: { self.deliver($0, &delivery) },
-            work: { context, session in
+            work: { service, session in
                 if let error = cancellationError { throw error }
                 // A long-lived operation journals its callbacks in the transaction that applies it.
                 let journal = session.map { session in
@@ -60,7 +60,7 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
                             in: txn)
                     }
                 }
-                let outcome = try context.modifyZones(
+                let outcome = try service.modifyZones(
                     saving: recordZonesToSave ?? [], deleting: recordZoneIDsToDelete ?? [], journal: journal)
                 let events = Event.events(saved: outcome.saved, deleted: outcome.deleted)
                 return session == nil ? .deliver(events) : .journaled(events)

@@ -76,7 +76,7 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
         var delivery = ModifyTally<CKRecord, CKRecord.ID>()
         run(
             Event.self, deliver: { self.deliver($0, records: records, &delivery) },
-            work: { context, session in
+            work: { service, session in
                 if let error = cancellationError { throw error }
                 let request = ModifyRequest(
                     records: recordsToSave ?? [], deletes: recordIDsToDelete ?? [],
@@ -89,7 +89,7 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                             final: true, in: txn)
                     }
                 }
-                let outcome = try context.modifyRecords(
+                let outcome = try service.modifyRecords(
                     request, cancelled: { [weak self] in self?.cancellationError }, journal: journal)
                 let events = Event.events(saved: outcome.saveResults, deleted: outcome.deleteResults)
                 return session == nil ? .deliver(events) : .journaled(events)

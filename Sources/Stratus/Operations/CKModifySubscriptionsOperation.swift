@@ -51,7 +51,7 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
         var delivery = ModifyTally<CKSubscription, CKSubscription.ID>()
         run(
             Event.self, deliver: { self.deliver($0, &delivery) },
-            work: { context, session in
+            work: { service, session in
                 if let error = cancellationError { throw error }
                 // A long-lived operation journals its callbacks in the transaction that applies it.
                 let journal = session.map { session in
@@ -61,7 +61,7 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
                             in: txn)
                     }
                 }
-                let outcome = try context.modifySubscriptions(
+                let outcome = try service.modifySubscriptions(
                     saving: subscriptionsToSave ?? [], deleting: subscriptionIDsToDelete ?? [], journal: journal)
                 let events = Event.events(saved: outcome.saved, deleted: outcome.deleted)
                 return session == nil ? .deliver(events) : .journaled(events)

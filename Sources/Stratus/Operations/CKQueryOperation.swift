@@ -71,7 +71,7 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     override func performOperation() {
         run(
             Event.self, deliver: { self.deliver($0) },
-            work: { context, _ in
+            work: { service, _ in
                 if let error = cancellationError { throw error }
                 let query: CKQuery
                 let zone: CKRecordZone.ID?
@@ -80,11 +80,11 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
                     zone = cursor.zoneID
                 } else if let own = self.query {
                     query = own
-                    zone = zoneID ?? (context.scope == .public ? .default : nil)
+                    zone = zoneID ?? (service.scope == .public ? .default : nil)
                 } else {
                     throw CKError.make(.invalidArguments, "a query operation needs a query or a cursor")
                 }
-                let page = try context.query(
+                let page = try service.query(
                     query, zoneID: zone, cursor: cursor?.data, limit: resultsLimit, desiredKeys: desiredKeys)
                 let next = page.cursor.map { Cursor(data: $0, query: query, zoneID: zone) }
                 return .deliver(page.records.map { Event.matched($0) } + [.finished(.success(next))])

@@ -13,7 +13,9 @@ import Synchronization
 /// finished since it started through any engine of this process over the same backend
 /// (``WriteGeneration``) — so what the app wrote from its callbacks is never hidden by a batch
 /// read before it; otherwise it is discarded and the batch read again.
-/// Nothing is written, so a discarded or late read-ahead changes nothing. Each decision is
+/// Nothing is written, so a discarded or late read-ahead changes nothing. The read goes through
+/// the operation's ``DatabaseService``; only the write generation is the local engine's, so a
+/// service without a local engine (decision 0016) is never read ahead of. Each decision is
 /// logged at debug level: `read-ahead batch used`, or `read-ahead batch discarded` with
 /// ``LogKey/reason`` `write`, `zone`, `token` or `unused` (`Docs/Logging.md`).
 ///
@@ -55,25 +57,27 @@ final class ZoneChangesReadAhead: Sendable {
 
     private let pending = Mutex<Pending?>(nil)
 
-    /// Starts reading the batch of `zoneID` after `token` on another thread, discarding any
-    /// read-ahead not taken.
+    /// Starts reading the batch of `zoneID` after `token` through `service` on another thread,
+    /// discarding any read-ahead not taken. Does nothing more when `service` has no local
+    /// engine: there is no write generation to tell a stale batch by.
     func start(
-        _ context: DatabaseContext, zoneID: CKRecordZone.ID, token: CKServerChangeToken, limit: Int,
+        _ service: any DatabaseService, zoneID: CKRecordZone.ID, token: CKServerChangeToken, limit: Int,
         desiredKeys: [String]?, qos: DispatchQoS.QoSClass, operationID: String
     ) {
         finish()
+        guard let engine = service.localContext?.engine else { return }
         let done = DispatchSemaphore(value: 0)
         let result = ResultBox()
-        let writes = context.engine.writeGeneration
+        let writes = engine.writeGeneration
         let generation = writes.value
         pending.withLock {
             $0 = Pending(
                 zoneID: zoneID, token: token, writes: writes, generation: generation, done: done, result: result,
-                logger: context.engine.logger, operationID: operationID)
+                logger: engine.logger, operationID: operationID)
         }
         DispatchQueue.global(qos: qos).async {
             let batch = Result {
-                try context.fetchZoneChanges(zoneID, since: token, limit: limit, desiredKeys: desiredKeys)
+                try service.fetchZoneChanges(zoneID, since: token, limit: limit, desiredKeys: desiredKeys)
             }
             result.value.withLock { $0 = batch }
             done.signal()
