@@ -45,7 +45,8 @@ struct PostgreSQLBackendTests {
             record["value"] = Int64(index)
             return record
         }
-        let counts = await TestThread { () -> (zone: Int, create: Int, update: Int, failures: [String]) in
+        let one = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: "one", zoneID: zoneID))
+        let counts = await TestThread { () -> (zone: Int, create: Int, update: Int, single: Int, failures: [String]) in
             var failures: [String] = []
             var before = backend.roundTrips
             func measure() -> Int {
@@ -65,11 +66,13 @@ struct PostgreSQLBackendTests {
             }
             let update = TestClients.modify(database, saving: updated, deleting: [])
             failures += update.errors.map { "\($0)" }
-            return (zone, create, measure(), failures)
+            let updateCount = measure()
+            failures += TestClients.modify(database, saving: [one], deleting: []).errors.map { "\($0)" }
+            return (zone, create, updateCount, measure(), failures)
         }.value()
         #expect(counts.failures.isEmpty, "\(counts.failures.prefix(3))")
         print(
-            "PostgreSQL round trips: zone create \(counts.zone), 400-record create \(counts.create), 400-record update \(counts.update)"
+            "PostgreSQL round trips: zone create \(counts.zone), 400-record create \(counts.create), 400-record update \(counts.update), one-record create \(counts.single)"
         )
         // The engine reads every record pointer a modify touches with one `getMany` (one
         // query), then the entries of the live ones with a second (decision 0008), and every
@@ -77,6 +80,10 @@ struct PostgreSQLBackendTests {
         // records (measured: 6 to create 400, 6 to update them).
         #expect(counts.create <= 10)
         #expect(counts.update <= 10)
+        // Its first reads — the meta row, the zone's row, the record type's schema — go
+        // together (`PreloadedRows`): a one-record create of a known type is that read, the
+        // pointer probe and the commit.
+        #expect(counts.single <= 3)
     }
 
     @Test(arguments: [

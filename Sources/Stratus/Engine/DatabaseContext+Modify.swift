@@ -32,13 +32,15 @@ extension DatabaseContext {
         let now = Date().timeIntervalSinceReferenceDate
         let outcome = try engine.write { txn in
             var results = ItemResults(request)
-            var meta = try loadMeta(txn)
-            var schema = SchemaCache(context: self)
+            let preloaded = try PreloadedRows(firstReads(of: request, zones: grouping.groups.zones), txn)
+            var meta = try loadMeta(txn, preloaded: preloaded)
+            var schema = SchemaCache(context: self, preloaded: preloaded)
             let (savesByGroup, deletesByGroup) = grouping.items(of: request)
             for (group, zoneID) in grouping.groups.zones.enumerated() {
                 try modifyZone(
                     zoneID, saves: savesByGroup[group], deletes: deletesByGroup[group], request: request,
-                    checks: checks, now: now, results: &results, meta: &meta, schema: &schema, txn)
+                    checks: checks, now: now, results: &results, meta: &meta, schema: &schema,
+                    zoneRow: { try loadZone(zoneID, txn, preloaded: preloaded) }, txn)
             }
             try schema.flush(txn)
             try storeMeta(meta, txn)
@@ -51,6 +53,15 @@ extension DatabaseContext {
         }
         engine.notified(outcome.notifiedLogs)
         return outcome
+    }
+
+    /// The rows a modify reads before deciding anything: the meta row, each zone's row and
+    /// each saved record type's schema, read together (``PreloadedRows``).
+    private func firstReads(of request: ModifyRequest, zones: [CKRecordZone.ID]) -> [[UInt8]] {
+        var reads = [keys.meta]
+        reads += zones.map { keys.zone($0.zoneName, $0.ownerName) }
+        reads += Set(request.saves.map(\.recordType)).map { keys.recordType($0) }
+        return reads
     }
 
     /// A request's items grouped by zone.
@@ -199,9 +210,9 @@ extension DatabaseContext {
     private func modifyZone(
         _ zoneID: CKRecordZone.ID, saves: [ModifyRequest.Save], deletes: [(Int, CKRecord.ID)],
         request: ModifyRequest, checks: ItemChecks, now: Double, results: inout ItemResults, meta: inout DatabaseMeta,
-        schema: inout SchemaCache, _ txn: any BackendWriteTransaction
+        schema: inout SchemaCache, zoneRow: () throws -> ZoneRow?, _ txn: any BackendWriteTransaction
     ) throws {
-        guard var zone = try loadZone(zoneID, txn) else {
+        guard var zone = try zoneRow() else {
             let error = CKError.make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
             for save in saves { results.fail(.save(save.index), checks.preErrors[.save(save.index)] ?? error) }
             for (index, _) in deletes { results.fail(.delete(index), checks.preErrors[.delete(index)] ?? error) }

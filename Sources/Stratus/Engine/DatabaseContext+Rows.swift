@@ -6,9 +6,17 @@ extension DatabaseContext {
     /// The number of the default zone, which exists in every database without being created.
     static let defaultZoneNumber: Int64 = 0
 
-    func loadMeta(_ txn: any BackendReadTransaction) throws -> DatabaseMeta {
-        guard let bytes = try txn.get(keys.meta) else { return DatabaseMeta() }
+    func loadMeta(_ txn: any BackendReadTransaction, preloaded: PreloadedRows? = nil) throws -> DatabaseMeta {
+        guard let bytes = try row(keys.meta, txn, preloaded) else { return DatabaseMeta() }
         return try DatabaseMeta(decoding: bytes)
+    }
+
+    /// The row at `key`, preloaded or read now.
+    private func row(_ key: [UInt8], _ txn: any BackendReadTransaction, _ preloaded: PreloadedRows?) throws
+        -> [UInt8]?
+    {
+        guard let preloaded else { return try txn.get(key) }
+        return try preloaded.take(key, txn)
     }
 
     func storeMeta(_ meta: DatabaseMeta, _ txn: any BackendWriteTransaction) throws {
@@ -16,8 +24,11 @@ extension DatabaseContext {
     }
 
     /// The zone's row; the default zone's row is made up when it was never written.
-    func loadZone(_ zoneID: CKRecordZone.ID, _ txn: any BackendReadTransaction) throws -> ZoneRow? {
-        if let bytes = try txn.get(keys.zone(zoneID.zoneName, zoneID.ownerName)) {
+    func loadZone(
+        _ zoneID: CKRecordZone.ID, _ txn: any BackendReadTransaction, preloaded: PreloadedRows? = nil
+    ) throws -> ZoneRow? {
+        let key = keys.zone(zoneID.zoneName, zoneID.ownerName)
+        if let bytes = try row(key, txn, preloaded) {
             return try ZoneRow(decoding: bytes)
         }
         if zoneID.isDefaultZone && zoneID.ownerName == CKCurrentUserDefaultName && scope != .shared {
@@ -59,8 +70,11 @@ extension DatabaseContext {
     }
 
     /// The record type's schema row, if the type was ever saved.
-    func loadRecordType(_ name: String, _ txn: any BackendReadTransaction) throws -> RecordTypeRow? {
-        guard let bytes = try txn.get(keys.recordType(name)) else { return nil }
+    func loadRecordType(
+        _ name: String, _ txn: any BackendReadTransaction, preloaded: PreloadedRows? = nil
+    ) throws -> RecordTypeRow? {
+        let key = keys.recordType(name)
+        guard let bytes = try row(key, txn, preloaded) else { return nil }
         return try RecordTypeRow(decoding: bytes)
     }
 

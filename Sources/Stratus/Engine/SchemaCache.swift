@@ -7,15 +7,20 @@ struct SchemaCache {
     private var rows: [String: RecordTypeRow] = [:]
     private var dirty: Set<String> = []
     private var nextTypeNumber: Int64?
+    /// Rows read ahead with the write's other first reads (``PreloadedRows``).
+    private let preloaded: PreloadedRows?
 
-    init(context: DatabaseContext) { self.context = context }
+    init(context: DatabaseContext, preloaded: PreloadedRows? = nil) {
+        self.context = context
+        self.preloaded = preloaded
+    }
 
     private var counterKey: [UInt8] { context.keys.prefix.appending(tag: 0x31).bytes }
 
     /// The type's row if the type exists (in the store or earlier in this transaction).
     mutating func existingRow(_ name: String, _ txn: any BackendReadTransaction) throws -> RecordTypeRow? {
         if let row = rows[name] { return row }
-        guard let row = try context.loadRecordType(name, txn) else { return nil }
+        guard let row = try context.loadRecordType(name, txn, preloaded: preloaded) else { return nil }
         rows[name] = row
         return row
     }
