@@ -6,12 +6,7 @@ import Testing
 /// environment, and errors that name the key, the accepted values and the origin.
 @Suite("Configuration: stratusd's auth and notification-log settings")
 struct AuthNotificationSettingsTests {
-    /// Writes `json` to a new file and returns its path.
-    private func configFile(_ json: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stratusd-\(UUID()).json").path
-        try json.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    private func configFile(_ json: String) throws -> String { try TemporaryConfigFile.write(json) }
 
     /// The error loading `environment` throws.
     private func refusal(_ environment: [String: String]) async -> StratusSettingsError? {

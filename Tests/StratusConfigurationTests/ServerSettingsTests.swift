@@ -6,12 +6,7 @@ import Testing
 /// where its value came from.
 @Suite("Configuration: stratusd's listeners and limits")
 struct ServerSettingsTests {
-    /// Writes `json` to a new file and returns its path.
-    private func configFile(_ json: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stratusd-\(UUID()).json").path
-        try json.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    private func configFile(_ json: String) throws -> String { try TemporaryConfigFile.write(json) }
 
     @Test func defaults() async throws {
         let server = try await StratusSettings.load(environment: [:]).server

@@ -11,71 +11,70 @@ struct PostgreSQLPreparedStatementTests {
     private static let countPrepared = PostgreSQLStatement(
         "SELECT count(*)::bigint FROM pg_prepared_statements WHERE name LIKE 'stratus\\_%'")
 
+    /// Runs `body` with a new connection to a new store on the test server, then closes the
+    /// connection and drops the store.
+    private static func withConnection(_ body: (PostgreSQLConnection) throws -> Void) throws {
+        let storage = try PostgreSQLTestServer.makeStorage()
+        defer { try? storage.destroy() }
+        let connection = try PostgreSQLConnection(
+            parameters: PostgreSQLTestServer.configuration(storage).connectionParameters, redact: [])
+        defer { connection.close() }
+        try body(connection)
+    }
+
     private func prepared(_ connection: PostgreSQLConnection) throws -> Int64 {
         try connection.run([Self.countPrepared])[0].integer(row: 0, column: 0) ?? -1
     }
 
     @Test func aStatementIsPreparedOnceAndAnsweredByNameAfter() throws {
-        let storage = try PostgreSQLTestServer.makeStorage()
-        defer { try? storage.destroy() }
-        let configuration = try PostgreSQLTestServer.configuration(storage)
-        let connection = try PostgreSQLConnection(parameters: configuration.connectionParameters, redact: [])
-        defer { connection.close() }
-        #expect(try prepared(connection) == 0)
-        for value in 1...3 {
-            let twice = try connection.run([
-                PostgreSQLStatement("SELECT $1::bigint + 1", [.int8(Int64(value))]),
-                PostgreSQLStatement("SELECT $1::bigint + 1", [.int8(Int64(value * 10))]),
-            ])
-            #expect(twice.map { $0.integer(row: 0, column: 0) } == [Int64(value + 1), Int64(value * 10 + 1)])
-            #expect(try prepared(connection) == 1)
+        try Self.withConnection { connection throws in
+            #expect(try prepared(connection) == 0)
+            for value in 1...3 {
+                let twice = try connection.run([
+                    PostgreSQLStatement("SELECT $1::bigint + 1", [.int8(Int64(value))]),
+                    PostgreSQLStatement("SELECT $1::bigint + 1", [.int8(Int64(value * 10))]),
+                ])
+                #expect(twice.map { $0.integer(row: 0, column: 0) } == [Int64(value + 1), Int64(value * 10 + 1)])
+                #expect(try prepared(connection) == 1)
+            }
         }
     }
 
     @Test func aPrepareSkippedByAFailedPipelineIsSentAgain() throws {
-        let storage = try PostgreSQLTestServer.makeStorage()
-        defer { try? storage.destroy() }
-        let configuration = try PostgreSQLTestServer.configuration(storage)
-        let connection = try PostgreSQLConnection(parameters: configuration.connectionParameters, redact: [])
-        defer { connection.close() }
-        let statement = PostgreSQLStatement("SELECT $1::bigint * 2", [.int8(21)])
-        #expect(throws: BackendError.self) {
-            try connection.run([PostgreSQLStatement("SELECT 1/0"), statement])
+        try Self.withConnection { connection throws in
+            let statement = PostgreSQLStatement("SELECT $1::bigint * 2", [.int8(21)])
+            #expect(throws: BackendError.self) {
+                try connection.run([PostgreSQLStatement("SELECT 1/0"), statement])
+            }
+            #expect(connection.failedStatementIndex == 0)
+            #expect(try prepared(connection) == 0)
+            #expect(try connection.run([statement])[0].integer(row: 0, column: 0) == 42)
+            #expect(try prepared(connection) == 1)
         }
-        #expect(connection.failedStatementIndex == 0)
-        #expect(try prepared(connection) == 0)
-        #expect(try connection.run([statement])[0].integer(row: 0, column: 0) == 42)
-        #expect(try prepared(connection) == 1)
     }
 
     @Test func aFailingStatementFailsAtItsOwnIndexAndLeavesTheConnectionUsable() throws {
-        let storage = try PostgreSQLTestServer.makeStorage()
-        defer { try? storage.destroy() }
-        let configuration = try PostgreSQLTestServer.configuration(storage)
-        let connection = try PostgreSQLConnection(parameters: configuration.connectionParameters, redact: [])
-        defer { connection.close() }
-        let bad = PostgreSQLStatement("SELECT $1::bigint / 0", [.int8(1)])
-        for _ in 0..<2 {
-            #expect(throws: BackendError.self) {
-                try connection.run([PostgreSQLStatement("SELECT $1::bigint", [.int8(1)]), bad])
+        try Self.withConnection { connection throws in
+            let bad = PostgreSQLStatement("SELECT $1::bigint / 0", [.int8(1)])
+            for _ in 0..<2 {
+                #expect(throws: BackendError.self) {
+                    try connection.run([PostgreSQLStatement("SELECT $1::bigint", [.int8(1)]), bad])
+                }
+                #expect(connection.failedStatementIndex == 1)
             }
-            #expect(connection.failedStatementIndex == 1)
+            #expect(
+                try connection.run([PostgreSQLStatement("SELECT $1::bigint", [.int8(7)])])[0].integer(row: 0, column: 0)
+                    == 7)
         }
-        #expect(
-            try connection.run([PostgreSQLStatement("SELECT $1::bigint", [.int8(7)])])[0].integer(row: 0, column: 0)
-                == 7)
     }
 
     @Test func aConnectionPreparesAtMostItsLimit() throws {
-        let storage = try PostgreSQLTestServer.makeStorage()
-        defer { try? storage.destroy() }
-        let configuration = try PostgreSQLTestServer.configuration(storage)
-        let connection = try PostgreSQLConnection(parameters: configuration.connectionParameters, redact: [])
-        defer { connection.close() }
-        for index in 0..<80 {
-            let result = try connection.run([PostgreSQLStatement("SELECT $1::bigint + \(index)", [.int8(1)])])
-            #expect(result[0].integer(row: 0, column: 0) == Int64(index + 1))
+        try Self.withConnection { connection throws in
+            for index in 0..<80 {
+                let result = try connection.run([PostgreSQLStatement("SELECT $1::bigint + \(index)", [.int8(1)])])
+                #expect(result[0].integer(row: 0, column: 0) == Int64(index + 1))
+            }
+            #expect(try prepared(connection) == 64)
         }
-        #expect(try prepared(connection) == 64)
     }
 }
