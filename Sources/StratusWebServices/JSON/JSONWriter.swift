@@ -106,21 +106,40 @@ package struct JSONWriter {
     }
 
     /// Writes an array of `elements`, each written by `body`.
+    ///
+    /// Inlinable so that the server's calls, from another module, are specialized for their
+    /// sequence as they were when both were one module.
+    @inlinable
     package mutating func array<Elements: Sequence>(
         _ elements: Elements, _ body: (inout JSONWriter, Elements.Element) -> Void
     ) {
-        let outerSeparator = needsSeparator
-        needsSeparator = false
-        bytes.append(UInt8(ascii: "["))
+        let outerSeparator = openArray()
         for element in elements {
             separate()
             body(&self, element)
         }
+        closeArray(outerSeparator)
+    }
+
+    /// Writes `[`; returns whether the enclosing container needs a separator after it.
+    @usableFromInline
+    mutating func openArray() -> Bool {
+        let outerSeparator = needsSeparator
+        needsSeparator = false
+        bytes.append(UInt8(ascii: "["))
+        return outerSeparator
+    }
+
+    /// Writes `]` and restores the enclosing container's separator state.
+    @usableFromInline
+    mutating func closeArray(_ outerSeparator: Bool) {
         bytes.append(UInt8(ascii: "]"))
         needsSeparator = outerSeparator
     }
 
-    private mutating func separate() {
+    /// Writes `,` before every member or element but the first.
+    @usableFromInline
+    mutating func separate() {
         if needsSeparator { bytes.append(UInt8(ascii: ",")) }
         needsSeparator = true
     }
