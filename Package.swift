@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "StratusPostgreSQL", targets: ["StratusPostgreSQL"]),
         .library(name: "StratusConfiguration", targets: ["StratusConfiguration"]),
         .executable(name: "stratus", targets: ["StratusCLI"]),
+        .library(name: "StratusWebServices", targets: ["StratusWebServices"]),
         .library(name: "StratusServer", targets: ["StratusServer"]),
         .executable(name: "stratusd", targets: ["stratusd"]),
     ],
@@ -126,13 +127,20 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // CloudKit Web Services JSON both ways (decision 0016.2): the server's requests and answers,
+        // and a client's. No HTTP library: the server and a client bring their own.
+        .target(
+            name: "StratusWebServices",
+            dependencies: ["Stratus"],
+            swiftSettings: strictSettings
+        ),
         // glibc's mallopt, for stratusd's allocator settings.
         .systemLibrary(name: "StratusCMalloc", path: "Sources/StratusCMalloc"),
         // stratusd: CloudKit Web Services over the engine (decision 0012), and its executable.
         .target(
             name: "StratusServer",
             dependencies: [
-                "Stratus", "StratusBackend", "StratusCMalloc",
+                "Stratus", "StratusBackend", "StratusWebServices", "StratusCMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -231,7 +239,8 @@ let package = Package(
         .testTarget(
             name: "StratusServerTests",
             dependencies: [
-                "stratusd", "StratusServer", "Stratus", "StratusInMemory", "StratusSQLite", "StratusTestSupport",
+                "stratusd", "StratusServer", "StratusWebServices", "Stratus", "StratusInMemory", "StratusSQLite",
+                "StratusTestSupport",
                 // Two stratusd on one PostgreSQL (notification tests, decision 0014.6).
                 "StratusPostgreSQL",
                 // Signing keys for the server-to-server tests (decision 0013.5).
@@ -241,6 +250,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The API check: Stratus's symbol graph against Apple's declarations (Tests/APICheck).
+        // The JSON layer and the record translators, without a server.
+        .testTarget(
+            name: "StratusWebServicesTests",
+            dependencies: ["StratusWebServices", "Stratus", "StratusInMemory"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "StratusAPICheckTests",
             dependencies: ["Stratus"],

@@ -3,7 +3,7 @@
 # (the JSON layer needs only Foundation), so it takes seconds rather than a release build.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
-json="$root/Sources/StratusServer/JSON"
+json="$root/Sources/StratusWebServices/JSON"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 # Every JSON* file: the parser, serializer and decoder (the WS* translator needs Stratus).

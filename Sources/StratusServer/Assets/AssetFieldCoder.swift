@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 package import Stratus
+package import StratusWebServices
 
 /// ASSET fields of one request's database (decision 0012.8): a receipt becomes the staged
 /// content it names, and a fetched asset becomes `{fileChecksum, size, downloadURL}` with a

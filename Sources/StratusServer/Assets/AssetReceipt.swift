@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 internal import Stratus
+package import StratusWebServices
 
 /// An upload's receipt (decision 0012.8): `fields.expiry.signature`, an HMAC-signed
 /// `(database, content ID, size, expiry)`; a record save that carries it adopts the staged

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+internal import StratusWebServices
 
 /// A signed statement of the server's about assets (decision 0012.8): an upload URL's grant, a
 /// receipt, or a download URL. Its fields travel in the clear (a JSON array of strings in

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 internal import Stratus
+internal import StratusWebServices
 
 /// `assets/upload` (Apple's *Uploading Assets*, decision 0012.8): one upload URL per token,
 /// signed for this database, zone, record type and field, valid 15 minutes. The bytes go to

@@ -1,3 +1,5 @@
+internal import StratusWebServices
+
 /// The body of `records/changes` (Apple's *Fetching Record Changes*): one zone's changes.
 struct RecordsChangesRequest: Decodable, Sendable {
     var zoneID: WSZoneID

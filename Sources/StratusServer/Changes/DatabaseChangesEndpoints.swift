@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 internal import Stratus
+internal import StratusWebServices
 
 /// `changes/database` and the older `zones/changes`: which zones changed or went since a
 /// token (the engine's database change log, as `CKFetchDatabaseChangesOperation`).

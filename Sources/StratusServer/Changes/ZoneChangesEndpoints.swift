@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 internal import Stratus
+internal import StratusWebServices
 
 /// `records/changes` and `changes/zone`: a zone's changes since a `syncToken`, a page at a
 /// time, as the engine's change log gives them (the same batches as

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+internal import StratusWebServices
 
 extension DatabaseCall {
     /// The body decoded as `T`, or 400 `BAD_REQUEST` naming where it is malformed.

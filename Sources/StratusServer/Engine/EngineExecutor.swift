@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOPosix
 internal import Stratus
+internal import StratusWebServices
 import Synchronization
 
 /// Runs the engine's synchronous, possibly blocking calls (decision 0001.2) on threads of

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+internal import StratusWebServices
 
 /// Request bodies in, response bodies out, through our own JSON (``JSONValue``): one place for
 /// the refusals a malformed body gets and the headers an answer carries.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 internal import Stratus
+internal import StratusWebServices
 
 /// The long-lived operation endpoints under `/database/1/{c}/{e}/{db}/stratus/operations`
 /// (decision 0014.8–9). Each answers from the caller's own journal (its namespace in this

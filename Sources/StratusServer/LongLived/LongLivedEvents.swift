@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import ServiceLifecycle
 internal import Stratus
+internal import StratusWebServices
 
 /// `GET …/stratus/operations/{id}/events?from=SEQ&limit=N&timeout=T` (decision 0014.9): the
 /// operation's journaled callbacks from sequence `from`, in the journal's encoding; when there

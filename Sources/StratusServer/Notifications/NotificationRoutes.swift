@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import ServiceLifecycle
 internal import Stratus
+internal import StratusWebServices
 
 /// The courier endpoints (decision 0014.4–5): `GET /notifications/1/{token}` (long-poll),
 /// `GET /notifications/1/{token}/events` (server-sent events) and `POST

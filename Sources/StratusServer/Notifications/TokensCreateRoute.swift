@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 internal import Stratus
+internal import StratusWebServices
 
 /// `POST /database/1/{container}/{environment}/tokens/create` `{apnsEnvironment}` →
 /// `{apnsEnvironment, apnsToken, webcourierURL}` (decision 0014.4): a courier token for the

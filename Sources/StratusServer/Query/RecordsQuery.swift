@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 internal import Stratus
+internal import StratusWebServices
 
 /// `records/query`: one page of the records matching a query, in the engine's order, and a
 /// `continuationMarker` (the engine's cursor) while more remain.

@@ -1,3 +1,5 @@
+internal import StratusWebServices
+
 /// A query dictionary `{recordType, filterBy?, sortBy?}` (Apple's *Query Dictionary*), as
 /// `records/query` and query subscriptions send it.
 struct WSQueryDictionary: Decodable, Sendable {

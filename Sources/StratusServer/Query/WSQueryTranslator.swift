@@ -1,5 +1,6 @@
 import Foundation
 internal import Stratus
+internal import StratusWebServices
 
 /// Turns a query dictionary into the engine's `CKQuery`: filters into one predicate format
 /// with arguments (`NSPredicate(format:argumentArray:)`, ANDed, as Apple's filters are), sorts

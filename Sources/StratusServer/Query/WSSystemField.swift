@@ -1,3 +1,5 @@
+internal import StratusWebServices
+
 /// The system field names of filter and sort dictionaries (`systemFieldName`, Apple's
 /// *Querying Records*) and the engine's keys for them.
 enum WSSystemField {

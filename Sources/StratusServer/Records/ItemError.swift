@@ -1,4 +1,5 @@
 internal import Stratus
+internal import StratusWebServices
 
 /// A per-item error dictionary (Apple's *Record Fetch Error Dictionary*): what the response
 /// array holds in place of an item that failed, in request order (decision 0012.7).

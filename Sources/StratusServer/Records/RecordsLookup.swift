@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 internal import Stratus
+internal import StratusWebServices
 
 /// `records/lookup`: the records by name, from one snapshot, answered one dictionary per
 /// requested name in request order (a name asked twice is answered twice).

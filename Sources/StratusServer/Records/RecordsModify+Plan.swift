@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 internal import Stratus
+internal import StratusWebServices
 
 extension RecordsModify {
     /// The engine's view of a `records/modify` body: saves and deletes with their modes, and

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 internal import Stratus
+internal import StratusWebServices
 
 /// `records/modify`: the operations become one engine request (per-item save and delete
 /// modes), and the engine's outcome is answered one dictionary per operation, in request

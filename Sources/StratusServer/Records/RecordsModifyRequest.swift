@@ -1,3 +1,5 @@
+internal import StratusWebServices
+
 /// The body of `records/modify` (Apple's *Modifying Records*): operations applied in one
 /// transaction, answered one per operation in request order.
 struct RecordsModifyRequest: Decodable, Sendable {

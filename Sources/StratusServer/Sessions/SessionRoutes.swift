@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 internal import Stratus
+internal import StratusWebServices
 
 /// `POST /auth/1/{container}/{environment}/sessions/create|revoke` (decision 0013.4): the
 /// app's own backend, signing with a server-to-server key, vouches for its users and gets them

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 internal import Stratus
+internal import StratusWebServices
 
 /// `subscriptions/list`, `subscriptions/lookup` and `subscriptions/modify` over the engine's
 /// subscriptions: the caller's own, one dictionary per requested item in request order.

@@ -1,3 +1,5 @@
+internal import StratusWebServices
+
 /// A subscription dictionary as a client sends it (Apple's *Subscription Dictionary*).
 struct WSSubscriptionDictionary: Decodable, Sendable {
     /// Notification settings (Apple's *Notification Info Dictionary*).

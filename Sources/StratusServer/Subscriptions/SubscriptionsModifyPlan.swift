@@ -1,4 +1,5 @@
 internal import Stratus
+internal import StratusWebServices
 
 /// The engine's view of a `subscriptions/modify` body: what to save, what to delete, and
 /// where each operation went. `create` and `update` are both saves (the engine replaces a

@@ -1,5 +1,6 @@
 import Foundation
 internal import Stratus
+internal import StratusWebServices
 
 /// A stored predicate written back as filter dictionaries: the inverse of
 /// ``WSQueryTranslator``'s filters, up to equivalence (`LIST_CONTAINS_ALL` comes back as one

@@ -1,5 +1,6 @@
 import Foundation
 internal import Stratus
+internal import StratusWebServices
 
 /// Subscriptions out, as subscription dictionaries.
 extension WSSubscriptionTranslator {

@@ -1,5 +1,6 @@
 import Foundation
 internal import Stratus
+internal import StratusWebServices
 
 /// Subscription dictionaries in, as the engine's `CKSubscription`s. The engine decides which
 /// database takes which kind (``DatabaseContext/modifySubscriptions(saving:deleting:journal:)``).

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 internal import Stratus
+internal import StratusWebServices
 
 /// `zones/list`, `zones/lookup` and `zones/modify` over the engine's zones.
 enum ZoneEndpoints {

@@ -1,3 +1,5 @@
+internal import StratusWebServices
+
 /// The body of `zones/lookup`.
 struct ZonesLookupRequest: Decodable, Sendable {
     /// `{zoneID}` dictionaries, as Apple's page shows them; a bare zone ID is accepted too.

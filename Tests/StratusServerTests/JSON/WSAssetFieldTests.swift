@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Stratus
 import StratusServer
+import StratusWebServices
 import Testing
 
 /// ASSET fields through the translator with the server's asset coder (decision 0012.8): a

@@ -1,5 +1,6 @@
 import Foundation
 import StratusServer
+import StratusWebServices
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,6 @@
 import Foundation
 import StratusServer
+import StratusWebServices
 
 /// `Docs/stratusd.openapi.json` (the JSON copy of `Docs/stratusd.openapi.yaml` that
 /// `scripts/openapi-json.sh` writes), read with the server's own JSON parser so integers,

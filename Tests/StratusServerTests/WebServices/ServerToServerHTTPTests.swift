@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import StratusServer
+import StratusWebServices
 import Testing
 
 /// Server-to-server keys over HTTP (decision 0013.5–6): a P-256 key made by the test, its

@@ -1,5 +1,5 @@
 import Foundation
-import StratusServer
+import StratusWebServices
 import Testing
 
 /// ``JSONValue/parse(_:)-([UInt8])``: exact integers, doubles, strings, and malformed input

@@ -5,9 +5,9 @@
 /// Members are written in the order given, which must be ascending by key (as the serializer
 /// sorts them); debug builds check it. The answer's own keys are static strings, copied as
 /// they are (none needs escaping); field names, which come from the store, are escaped.
-struct JSONWriter {
+package struct JSONWriter {
     /// What was written.
-    private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     /// Whether the next member or element needs a `,` before it.
     private var needsSeparator = false
     #if DEBUG
@@ -16,22 +16,22 @@ struct JSONWriter {
     #endif
 
     /// A writer whose buffer starts at `capacity` bytes.
-    init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         bytes.reserveCapacity(capacity)
     }
 
     /// Writes `value` as the serializer does.
-    mutating func value(_ value: JSONValue) {
+    package mutating func value(_ value: JSONValue) {
         JSONSerializer.write(value, into: &bytes)
     }
 
     /// Writes a string.
-    mutating func string(_ string: String) {
+    package mutating func string(_ string: String) {
         JSONSerializer.writeString(string, into: &bytes)
     }
 
     /// Writes an integer, as the serializer does (decimal digits, `-` when negative).
-    mutating func integer(_ integer: Int64) {
+    package mutating func integer(_ integer: Int64) {
         guard integer != .min else { return bytes.append(contentsOf: String(integer).utf8) }
         if integer < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = integer.magnitude
@@ -48,7 +48,7 @@ struct JSONWriter {
     }
 
     /// Writes `true` or `false`.
-    mutating func bool(_ bool: Bool) {
+    package mutating func bool(_ bool: Bool) {
         bytes.append(contentsOf: bool ? Self.trueBytes : Self.falseBytes)
     }
 
@@ -56,7 +56,7 @@ struct JSONWriter {
     private static let falseBytes = Array("false".utf8)
 
     /// Writes an object whose members `body` writes with ``member(_:_:)`` and ``field(_:_:)``.
-    mutating func object(_ body: (inout JSONWriter) -> Void) {
+    package mutating func object(_ body: (inout JSONWriter) -> Void) {
         let outerSeparator = needsSeparator
         needsSeparator = false
         #if DEBUG
@@ -74,7 +74,7 @@ struct JSONWriter {
 
     /// Writes the member `key` (one of the answer's own keys: plain ASCII, nothing to escape)
     /// of the object being written, its value written by `body`.
-    mutating func member(_ key: StaticString, _ body: (inout JSONWriter) -> Void) {
+    package mutating func member(_ key: StaticString, _ body: (inout JSONWriter) -> Void) {
         checkOrder(key.description)
         assert(!key.description.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
         separate()
@@ -86,7 +86,7 @@ struct JSONWriter {
 
     /// Writes the member named `name` (a field's name, escaped as any string), its value
     /// written by `body`.
-    mutating func field(_ name: String, _ body: (inout JSONWriter) -> Void) {
+    package mutating func field(_ name: String, _ body: (inout JSONWriter) -> Void) {
         checkOrder(name)
         separate()
         string(name)
@@ -106,21 +106,40 @@ struct JSONWriter {
     }
 
     /// Writes an array of `elements`, each written by `body`.
-    mutating func array<Elements: Sequence>(
+    ///
+    /// Inlinable so that the server's calls, from another module, are specialized for their
+    /// sequence as they were when both were one module.
+    @inlinable
+    package mutating func array<Elements: Sequence>(
         _ elements: Elements, _ body: (inout JSONWriter, Elements.Element) -> Void
     ) {
-        let outerSeparator = needsSeparator
-        needsSeparator = false
-        bytes.append(UInt8(ascii: "["))
+        let outerSeparator = openArray()
         for element in elements {
             separate()
             body(&self, element)
         }
+        closeArray(outerSeparator)
+    }
+
+    /// Writes `[`; returns whether the enclosing container needs a separator after it.
+    @usableFromInline
+    mutating func openArray() -> Bool {
+        let outerSeparator = needsSeparator
+        needsSeparator = false
+        bytes.append(UInt8(ascii: "["))
+        return outerSeparator
+    }
+
+    /// Writes `]` and restores the enclosing container's separator state.
+    @usableFromInline
+    mutating func closeArray(_ outerSeparator: Bool) {
         bytes.append(UInt8(ascii: "]"))
         needsSeparator = outerSeparator
     }
 
-    private mutating func separate() {
+    /// Writes `,` before every member or element but the first.
+    @usableFromInline
+    mutating func separate() {
         if needsSeparator { bytes.append(UInt8(ascii: ",")) }
         needsSeparator = true
     }

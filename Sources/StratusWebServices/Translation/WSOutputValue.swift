@@ -1,11 +1,11 @@
 /// One record value on its way out: numbers kept apart so a list of integers and doubles
 /// becomes a DOUBLE_LIST, and so `numbersAsStrings` applies to them only.
-enum WSOutputValue {
+package enum WSOutputValue {
     case integer(Int64)
     case double(Double)
     case other(WSFieldType, JSONValue)
 
-    var type: WSFieldType {
+    package var type: WSFieldType {
         switch self {
         case .integer: return .int64
         case .double: return .double
@@ -15,7 +15,7 @@ enum WSOutputValue {
 
     /// The JSON value: numbers as strings when `numbersAsStrings`, non-finite doubles always
     /// as `"NaN"`, `"Infinity"`, `"-Infinity"` (JSON has no such numbers).
-    func json(numbersAsStrings: Bool) -> JSONValue {
+    package func json(numbersAsStrings: Bool) -> JSONValue {
         switch self {
         case .integer(let i):
             return numbersAsStrings ? .string(String(i)) : .integer(i)
@@ -26,7 +26,7 @@ enum WSOutputValue {
         }
     }
 
-    static func json(_ d: Double, numbersAsStrings: Bool) -> JSONValue {
+    package static func json(_ d: Double, numbersAsStrings: Bool) -> JSONValue {
         if d.isNaN { return "NaN" }
         if d.isInfinite { return d < 0 ? "-Infinity" : "Infinity" }
         return numbersAsStrings ? .string(d.description) : .double(d)

@@ -15,7 +15,7 @@ extension WSRecordTranslator {
     }
 
     /// Writes the record dictionary of `record` (members in the serializer's sorted order).
-    func write(_ record: CKRecord, numbersAsStrings: Bool, desiredKeys: [String]?, into out: inout JSONWriter) {
+    package func write(_ record: CKRecord, numbersAsStrings: Bool, desiredKeys: [String]?, into out: inout JSONWriter) {
         out.object { members in
             if let date = record.creationDate {
                 members.member("created") { writeChange(date, by: record.creatorUserRecordID, into: &$0) }
@@ -42,7 +42,7 @@ extension WSRecordTranslator {
     }
 
     /// Writes the zone ID dictionary of `zoneID` (``dictionary(for:)-(CKRecordZone.ID)``).
-    func write(_ zoneID: CKRecordZone.ID, into out: inout JSONWriter) {
+    package func write(_ zoneID: CKRecordZone.ID, into out: inout JSONWriter) {
         let owner =
             zoneID.ownerName == CKCurrentUserDefaultName
             ? (callerRecordName ?? CKCurrentUserDefaultName) : zoneID.ownerName

@@ -1,5 +1,5 @@
 import Foundation
-import StratusServer
+import StratusWebServices
 import Testing
 
 /// ``JSONValue/serialized()``: compact, keys sorted, escapes, and a parse round trip that keeps

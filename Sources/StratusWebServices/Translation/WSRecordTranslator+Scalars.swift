@@ -118,7 +118,7 @@ extension WSRecordTranslator {
     /// A location: `latitude` and `longitude` required; `altitude` (0), `horizontalAccuracy`
     /// (0), `verticalAccuracy`, `speed`, `course` (-1: invalid) and `timestamp` (ms since
     /// 1970; now) optional, with `CLLocation(latitude:longitude:)`'s defaults.
-    func location(_ value: JSONValue) throws(WSValueProblem) -> CLLocation {
+    package func location(_ value: JSONValue) throws(WSValueProblem) -> CLLocation {
         guard case .object(let members) = value else {
             throw .expected("a location {latitude, longitude, …}", found: value)
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
 import StratusInMemory
-import StratusServer
+import StratusWebServices
 import Testing
 
 /// Records through the engine: what a client sends is saved, fetched and answered as sent.

@@ -1,4 +1,4 @@
-import StratusServer
+import StratusWebServices
 import Testing
 
 /// ``JSONValueDecoder``: request types decode from parsed JSON, and errors name the JSON path.

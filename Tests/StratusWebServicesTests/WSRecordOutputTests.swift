@@ -1,6 +1,6 @@
 import Foundation
 import Stratus
-import StratusServer
+import StratusWebServices
 import Testing
 
 /// Records out: Apple's record dictionary, every field type, `numbersAsStrings`, `desiredKeys`,

@@ -1,6 +1,6 @@
 import Foundation
 import Stratus
-import StratusServer
+import StratusWebServices
 import Testing
 
 /// Field dictionaries in: every type tag, inference, lists, `null`, and the values refused.

@@ -1,6 +1,6 @@
 import Foundation
 import Stratus
-import StratusServer
+import StratusWebServices
 import Testing
 
 /// Whole records: a request's record dictionary into a `CKRecord`, and record → JSON → record.
