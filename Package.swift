@@ -122,6 +122,7 @@ let package = Package(
             name: "StratusCLI",
             dependencies: [
                 "Stratus", "StratusBackend", "StratusConfiguration", "StratusConformance", "StratusSQLite",
+                "StratusWebServices",
                 "StratusInMemory", "StratusPostgreSQL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -63,7 +63,7 @@ struct CLIRecordTests {
         defer { workspace.remove() }
         let created = try await workspace.stratus(
             "records", "create", "--type", "Event", "--name", "e1", "--json", "--fields-json",
-            #"{"at": {"type": "TIMESTAMP", "value": 1767225600.25}, "n": 7, "x": 2.5, "tags": ["a", "b"]}"#)
+            #"{"at": {"type": "TIMESTAMP", "value": 1767225600.25}, "n": 7, "x": 2.5, "y": 1.0, "tags": ["a", "b"]}"#)
         #expect(created.status == 0, "\(created.errorOutput)")
         let record = try #require(try json(created.output) as? [String: Any])
         #expect(record["zoneName"] as? String == "_defaultZone")
@@ -71,6 +71,7 @@ struct CLIRecordTests {
         #expect(fields["at"]?["value"] as? Double == 1_767_225_600.25)
         #expect(fields["n"]?["type"] as? String == "INT64")
         #expect(fields["x"]?["type"] as? String == "DOUBLE")
+        #expect(fields["y"]?["type"] as? String == "DOUBLE", "1.0 is a decimal number, not the integer 1")
     }
 
     @Test func updateDetectsNothingToDo() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusWebServices
 
 /// `--fields-json`: fields as a JSON object.
 ///
@@ -11,12 +12,17 @@ import Stratus
 enum FieldsJSON {
     /// The fields of `json`: a value to set, or `nil` to remove the field.
     static func parse(_ json: String) throws -> [(name: String, value: (any CKRecordValue)?)] {
-        let object: [String: JSONValue]
+        // The Web Services parser: `1.0` stays a Double (Foundation's decoder reads it as 1).
+        let parsed: JSONValue
         do {
-            object = try JSONDecoder().decode([String: JSONValue].self, from: Data(json.utf8))
+            parsed = try JSONValue.parse(json)
         } catch {
+            throw CLIError("--fields-json is not a JSON object of fields: \(error)", exitCode: CLIError.usage)
+        }
+        guard case .object(let object) = parsed else {
             throw CLIError(
-                "--fields-json is not a JSON object of fields: \(Self.reason(error))", exitCode: CLIError.usage)
+                "--fields-json is not a JSON object of fields: it is \(parsed.kindDescription)",
+                exitCode: CLIError.usage)
         }
         return try object.keys.sorted().map { name in (name, try value(object[name]!, field: name)) }
     }
@@ -71,49 +77,6 @@ enum FieldsJSON {
         case DecodingError.valueNotFound(_, let context): return context.debugDescription
         case let error as CLIError: return error.message
         default: return String(describing: error)
-        }
-    }
-}
-
-/// Any JSON value, keeping whole numbers apart from others.
-enum JSONValue: Codable {
-    case null
-    case bool(Bool)
-    case integer(Int64)
-    case double(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let v = try? container.decode(Bool.self) {
-            self = .bool(v)
-        } else if let v = try? container.decode(Int64.self) {
-            self = .integer(v)
-        } else if let v = try? container.decode(Double.self) {
-            self = .double(v)
-        } else if let v = try? container.decode(String.self) {
-            self = .string(v)
-        } else if let v = try? container.decode([JSONValue].self) {
-            self = .array(v)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let v): try container.encode(v)
-        case .integer(let v): try container.encode(v)
-        case .double(let v): try container.encode(v)
-        case .string(let v): try container.encode(v)
-        case .array(let v): try container.encode(v)
-        case .object(let v): try container.encode(v)
         }
     }
 }
