@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "StratusWebServices", targets: ["StratusWebServices"]),
         .library(name: "StratusServer", targets: ["StratusServer"]),
         .executable(name: "stratusd", targets: ["stratusd"]),
+        .library(name: "StratusRemote", targets: ["StratusRemote"]),
     ],
     dependencies: [
         // Configuration files and environment overrides (JSON provider: the default trait only).
@@ -42,6 +43,10 @@ let package = Package(
         // stratusd's metrics (decision 0013.7): the API, and the Prometheus text the daemon serves.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Remote containers' HTTP client (decision 0016.3): pooling, keep-alive, TLS, timeouts.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Its futures, buffers and errors, which a remote call waits on and maps.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The SPI: the only module a backend imports.
@@ -160,6 +165,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Remote containers: the CloudKit API against a stratusd (decision 0016).
+        .target(
+            name: "StratusRemote",
+            dependencies: [
+                "Stratus", "StratusBackend", "StratusWebServices",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Tests.
         .target(
             name: "StratusTestSupport",
@@ -248,6 +266,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // Remote containers against a stratusd started on loopback.
+        .testTarget(
+            name: "StratusRemoteTests",
+            dependencies: ["stratusd", "StratusRemote", "Stratus", "StratusTestSupport"],
             swiftSettings: strictSettings
         ),
         // The API check: Stratus's symbol graph against Apple's declarations (Tests/APICheck).

@@ -62,6 +62,18 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         }
     }
 
+    /// A container with no engine of its own, whose databases reach theirs through the
+    /// services `factory` makes (decision 0016: a remote container). The engine-only features
+    /// (the local long-lived journal, `purgeChangeHistory(in:)`) fail with `internalError`.
+    package init(identifier: String, serviceFactory factory: @escaping DatabaseServiceFactory, logger: Logger) {
+        self.containerIdentifier = identifier
+        self.logger = logger
+        self.engine = .failure(
+            CKError.make(.internalError, "container '\(identifier)' is served remotely and has no local engine"))
+        super.init()
+        serviceFactory.withLock { $0 = factory }
+    }
+
     private init(unresolved identifier: String) {
         self.containerIdentifier = identifier
         self.logger = Logger(label: "stratus.engine")

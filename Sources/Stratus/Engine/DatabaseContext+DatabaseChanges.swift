@@ -7,6 +7,17 @@ package struct DatabaseChangesBatch: Sendable {
     package var deleted: [(CKRecordZone.ID, DatabaseChangeEntry.Kind)]
     package var token: CKServerChangeToken
     package var moreComing: Bool
+
+    /// A batch of a database's zone changes, up to `token`.
+    package init(
+        changed: [CKRecordZone.ID], deleted: [(CKRecordZone.ID, DatabaseChangeEntry.Kind)], token: CKServerChangeToken,
+        moreComing: Bool
+    ) {
+        self.changed = changed
+        self.deleted = deleted
+        self.token = token
+        self.moreComing = moreComing
+    }
 }
 
 /// Database change fetching from the database change log: which zones were created, changed

@@ -6,6 +6,12 @@ import StratusPredicate
 package struct QueryPage: Sendable {
     package var records: [CKRecord]
     package var cursor: Data?
+
+    /// A page of `records`, continued from `cursor` (the engine's cursor bytes) while more remain.
+    package init(records: [CKRecord], cursor: Data?) {
+        self.records = records
+        self.cursor = cursor
+    }
 }
 
 /// Query evaluation (decision 0005): the zone's record pointers are walked in name order, those

@@ -12,6 +12,14 @@ package struct ZoneChangesBatch: Sendable {
     package var token: CKServerChangeToken
     package var moreComing: Bool
     package var clientChangeTokenData: Data?
+
+    /// A batch of a zone's `changes`, up to `token`.
+    package init(changes: [Change], token: CKServerChangeToken, moreComing: Bool, clientChangeTokenData: Data?) {
+        self.changes = changes
+        self.token = token
+        self.moreComing = moreComing
+        self.clientChangeTokenData = clientChangeTokenData
+    }
 }
 
 /// Record-zone change fetching from the zone's change log (decisions 0002, 0003).

@@ -44,7 +44,7 @@ package struct ModifyRequest: Sendable {
         /// This save's own mode; `nil` follows the request's ``ModifyRequest/policy``.
         package let mode: SaveMode?
         let values: FieldTable
-        let changedKeys: [String]
+        package let changedKeys: [String]
         let system: SystemFields
 
         init(index: Int, record: CKRecord, mode: SaveMode?) {
@@ -62,7 +62,7 @@ package struct ModifyRequest: Sendable {
         /// Whether this save writes every field the record holds over the stored ones
         /// (`SavePolicy.allKeys`), not only its changed keys. A mode writes the changed keys
         /// only; the replace modes then drop the fields not given.
-        func writesAllKeys(_ policy: SavePolicy) -> Bool {
+        package func writesAllKeys(_ policy: SavePolicy) -> Bool {
             mode == nil && policy == .allKeys
         }
     }
@@ -103,7 +103,7 @@ package struct ModifyRequest: Sendable {
     }
 
     /// The mode of the delete at `index` in ``deletes``.
-    func deleteMode(_ index: Int) -> DeleteMode {
+    package func deleteMode(_ index: Int) -> DeleteMode {
         index < deleteModes.count ? deleteModes[index] : .force
     }
 }

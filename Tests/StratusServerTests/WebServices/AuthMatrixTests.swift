@@ -1,4 +1,5 @@
 import Foundation
+import StratusTestSupport
 import Testing
 
 /// Decision 0013's auth matrix over every served endpoint of a live `stratusd`: each kind of

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import StratusServer
+import StratusTestSupport
 import Testing
 
 /// The `auth…` settings (decision 0013) through a real `stratusd`: each set by its

@@ -1,4 +1,5 @@
 import Foundation
+import StratusTestSupport
 import Testing
 
 /// `stratusd` killed (SIGKILL) under a write load and started again: every acknowledged

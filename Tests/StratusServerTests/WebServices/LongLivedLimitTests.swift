@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusSQLite
+import StratusTestSupport
 import Testing
 
 /// A user's submitted operations running at once are bounded (decision 0014.8): beyond

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusTestSupport
 import Testing
 
 /// Long-lived operations outlive their stratusd (decision 0014.10): killed mid-operation and

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

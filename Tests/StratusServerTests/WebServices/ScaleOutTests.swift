@@ -1,4 +1,5 @@
 import Foundation
+import StratusTestSupport
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StratusTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

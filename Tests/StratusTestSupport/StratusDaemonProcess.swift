@@ -1,27 +1,38 @@
 import Foundation
-import StratusTestSupport
 
 /// A `stratusd` started by a test on loopback, on a free port and a store of its own, stopped
 /// (SIGTERM) when the test is done.
-final class StratusDaemonProcess: @unchecked Sendable {
-    let process = Process()
-    let baseURL: URL
+public final class StratusDaemonProcess: @unchecked Sendable {
+    /// The running `stratusd`.
+    public let process = Process()
+    /// The server's URL, from its "listening on" line.
+    public let baseURL: URL
     /// The Prometheus listener's `/metrics` URL, from the "stratusd metrics on" line.
-    let metricsURL: URL
-    let directory: TemporaryDirectory
+    public let metricsURL: URL
+    /// The server's working directory (its default store is `.stratus/` there).
+    public let directory: TemporaryDirectory
     /// Whether the directory was made for this process (and goes with it).
     private let ownsDirectory: Bool
     private let output: URL
     private let errors: URL
 
-    struct StartFailure: Error, CustomStringConvertible {
-        var description: String
+    /// A server that did not start, or an admin command that failed.
+    public struct StartFailure: Error, CustomStringConvertible {
+        /// What went wrong: the server's or command's standard error.
+        public var description: String
+
+        /// A failure saying `description`.
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// Starts `stratusd --port 0 --metrics-port 0` in `directory`, else a new temporary
     /// directory (so its default store is `.stratus/` there, and parallel tests never share a
     /// port), with `arguments`, and waits for its "listening" and "metrics" lines.
-    init(arguments: [String] = [], environment: [String: String] = [:], directory: TemporaryDirectory? = nil) throws {
+    public init(arguments: [String] = [], environment: [String: String] = [:], directory: TemporaryDirectory? = nil)
+        throws
+    {
         self.directory = try directory ?? TemporaryDirectory(prefix: "stratusd")
         ownsDirectory = directory == nil
         output = self.directory.appending("stdout-\(UUID())")
@@ -41,9 +52,10 @@ final class StratusDaemonProcess: @unchecked Sendable {
         metricsURL = try Self.waitForLine("stratusd metrics on ", output, process: process, errors: errors)
     }
 
-    /// What the server wrote on standard output and standard error so far.
-    var standardOutput: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
-    var standardError: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
+    /// What the server wrote on standard output so far.
+    public var standardOutput: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+    /// What the server wrote on standard error so far.
+    public var standardError: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
 
     /// The URL that follows `prefix` on a line of the server's output, once there is one.
     private static func waitForLine(_ prefix: String, _ output: URL, process: Process, errors: URL) throws -> URL {
@@ -64,7 +76,7 @@ final class StratusDaemonProcess: @unchecked Sendable {
 
     /// Sends SIGTERM and waits for the process to exit; returns its status.
     @discardableResult
-    func stop() -> Int32 {
+    public func stop() -> Int32 {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()

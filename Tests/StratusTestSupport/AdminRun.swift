@@ -1,11 +1,10 @@
 import Foundation
-import StratusTestSupport
 
 /// What `stratusd admin …` did: its exit status, standard output and standard error.
-typealias AdminRun = (status: Int32, output: String, errors: String)
+public typealias AdminRun = (status: Int32, output: String, errors: String)
 
 /// Runs `stratusd admin arguments…` in `directory` (its default store is `.stratus/` there).
-func runAdmin(_ arguments: [String], in directory: TemporaryDirectory) throws -> AdminRun {
+public func runAdmin(_ arguments: [String], in directory: TemporaryDirectory) throws -> AdminRun {
     let process = Process()
     process.executableURL = try BuiltExecutable.url(named: "stratusd")
     process.arguments = ["admin"] + arguments

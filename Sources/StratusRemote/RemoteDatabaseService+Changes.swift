@@ -1,0 +1,65 @@
+import Foundation
+import Stratus
+import StratusWebServices
+
+/// Changes: `records/changes` for a zone, `changes/database` for the database.
+extension RemoteDatabaseService {
+    func fetchZoneChanges(
+        _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int, desiredKeys: [String]?
+    ) throws -> ZoneChangesBatch {
+        var body: [String: JSONValue] = ["zoneID": translator.dictionary(for: zoneID)]
+        if let token { body["syncToken"] = .string(SyncTokenText.encode(token.data)) }
+        if limit > 0 { body["resultsLimit"] = .integer(Int64(limit)) }
+        if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
+        let answer = try post("records/changes", .object(body))
+        var changes: [ZoneChangesBatch.Change] = []
+        for item in try items("records", of: answer, "records/changes") {
+            changes.append(try change(item, zone: zoneID))
+        }
+        return ZoneChangesBatch(
+            changes: changes,
+            token: CKServerChangeToken(data: try tokenData(answer["syncToken"], "syncToken", "records/changes")),
+            moreComing: answer["moreComing"] == .bool(true), clientChangeTokenData: nil)
+    }
+
+    /// One item of a zone's changes: a record, or a tombstone.
+    private func change(_ item: JSONValue, zone: CKRecordZone.ID) throws -> ZoneChangesBatch.Change {
+        if item["deleted"] == .bool(true) {
+            guard case .string(let name) = item["recordName"] else {
+                throw RemoteFailure.error(
+                    .serverResponseLost, "records/changes answered a tombstone without recordName")
+            }
+            var type = ""
+            if case .string(let recordType) = item["recordType"] { type = recordType }
+            return .deleted(CKRecord.ID(recordName: name, zoneID: zone), type)
+        }
+        do {
+            return .changed(try translator.serverRecord(from: item, defaultZone: zone))
+        } catch {
+            throw malformed("records/changes", error)
+        }
+    }
+
+    func fetchDatabaseChanges(since token: CKServerChangeToken?, limit: Int) throws -> DatabaseChangesBatch {
+        var body: [String: JSONValue] = [:]
+        if let token { body["syncToken"] = .string(SyncTokenText.encode(token.data)) }
+        if limit > 0 { body["resultsLimit"] = .integer(Int64(limit)) }
+        let answer = try post("changes/database", .object(body))
+        var batch = DatabaseChangesBatch(
+            changed: [], deleted: [],
+            token: CKServerChangeToken(data: try tokenData(answer["syncToken"], "syncToken", "changes/database")),
+            moreComing: answer["moreComing"] == .bool(true))
+        for item in try items("zones", of: answer, "changes/database") {
+            let zone = try zoneID(item["zoneID"], "changes/database")
+            if item["deleted"] == .bool(true) {
+                let kind: DatabaseChangeEntry.Kind =
+                    item["purged"] == .bool(true)
+                    ? .purged : item["encryptedDataReset"] == .bool(true) ? .encryptedDataReset : .deleted
+                batch.deleted.append((zone, kind))
+            } else {
+                batch.changed.append(zone)
+            }
+        }
+        return batch
+    }
+}

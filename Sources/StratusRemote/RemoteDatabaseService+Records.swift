@@ -1,0 +1,91 @@
+import Foundation
+import Stratus
+import StratusBackend
+import StratusWebServices
+
+/// Records: `records/modify` and `records/lookup`.
+extension RemoteDatabaseService {
+    func modifyRecords(
+        _ request: ModifyRequest, cancelled: () -> CKError?,
+        journal: ((ModifyOutcome, any BackendWriteTransaction) throws -> Void)?
+    ) throws -> ModifyOutcome {
+        guard journal == nil else {
+            throw RemoteFailure.error(.internalError, "a local long-lived journal cannot commit with a remote modify")
+        }
+        let operations = try RemoteModifyPlan.operations(request, translator: translator)
+        if let error = cancelled() { throw error }
+        let body: JSONValue = ["operations": .array(operations), "atomic": .bool(request.atomic)]
+        // The operation ID makes the modify idempotent (decision 0014.11): a retry after a
+        // dropped connection gets the first attempt's outcome, never a second application.
+        let id = UUID().uuidString
+        let answer = try post("records/modify", body, headers: [("X-Stratus-Operation-ID", id)])
+        let items = try items("records", of: answer, "records/modify")
+        guard items.count == operations.count else {
+            throw RemoteFailure.error(
+                .serverResponseLost, "records/modify answered \(items.count) items for \(operations.count) operations")
+        }
+        var outcome = ModifyOutcome(saveResults: [], deleteResults: [])
+        for (save, item) in zip(request.saves, items) {
+            outcome.saveResults.append((save.id, try savedRecord(item, zone: save.id.zoneID)))
+        }
+        for (id, item) in zip(request.deletes, items.dropFirst(request.saves.count)) {
+            outcome.deleteResults.append((id, isError(item) ? .failure(itemError(item)) : .success(())))
+        }
+        return outcome
+    }
+
+    /// A save's answer: the stored record, or its error.
+    private func savedRecord(_ item: JSONValue, zone: CKRecordZone.ID) throws -> Result<CKRecord, CKError> {
+        if isError(item) { return .failure(itemError(item)) }
+        do {
+            return .success(try translator.serverRecord(from: item, defaultZone: zone))
+        } catch {
+            throw malformed("records/modify", error)
+        }
+    }
+
+    func fetchRecords(_ ids: [CKRecord.ID], desiredKeys: [String]?) throws -> [(
+        CKRecord.ID, Result<CKRecord, CKError>
+    )] {
+        var results: [CKRecord.ID: Result<CKRecord, CKError>] = [:]
+        for (zone, names) in Self.namesByZone(ids) {
+            var body: [String: JSONValue] = [
+                "zoneID": translator.dictionary(for: zone),
+                "records": .array(names.map { ["recordName": .string($0)] }),
+            ]
+            if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
+            let answer = try post("records/lookup", .object(body))
+            let items = try items("records", of: answer, "records/lookup")
+            guard items.count == names.count else {
+                throw RemoteFailure.error(
+                    .serverResponseLost, "records/lookup answered \(items.count) items for \(names.count) names")
+            }
+            for (name, item) in zip(names, items) {
+                let id = CKRecord.ID(recordName: name, zoneID: zone)
+                results[id] = isError(item) ? .failure(itemError(item)) : try fetched(item, zone: zone)
+            }
+        }
+        return ids.map { ($0, results[$0] ?? .failure(RemoteFailure.error(.unknownItem, "record not found"))) }
+    }
+
+    /// A fetched record's answer as a record.
+    private func fetched(_ item: JSONValue, zone: CKRecordZone.ID) throws -> Result<CKRecord, CKError> {
+        do {
+            return .success(try translator.serverRecord(from: item, defaultZone: zone))
+        } catch {
+            throw malformed("records/lookup", error)
+        }
+    }
+
+    /// The distinct record names of `ids`, zone by zone, in first-seen order.
+    static func namesByZone(_ ids: [CKRecord.ID]) -> [(CKRecordZone.ID, [String])] {
+        var order: [CKRecordZone.ID] = []
+        var names: [CKRecordZone.ID: [String]] = [:]
+        var seen = Set<CKRecord.ID>()
+        for id in ids where seen.insert(id).inserted {
+            if names[id.zoneID] == nil { order.append(id.zoneID) }
+            names[id.zoneID, default: []].append(id.recordName)
+        }
+        return order.map { ($0, names[$0] ?? []) }
+    }
+}
