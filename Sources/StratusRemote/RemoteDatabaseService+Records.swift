@@ -14,11 +14,14 @@ extension RemoteDatabaseService {
         }
         let operations = try RemoteModifyPlan.operations(request, translator: translator)
         if let error = cancelled() { throw error }
-        let body: JSONValue = ["operations": .array(operations), "atomic": .bool(request.atomic)]
+        var body: [String: JSONValue] = ["operations": .array(operations), "atomic": .bool(request.atomic)]
+        if let data = request.clientChangeTokenData {
+            body["clientChangeTokenData"] = .string(data.base64EncodedString())
+        }
         // The operation ID makes the modify idempotent (decision 0014.11): a retry after a
         // dropped connection gets the first attempt's outcome, never a second application.
         let id = UUID().uuidString
-        let answer = try post("records/modify", body, headers: [("X-Stratus-Operation-ID", id)])
+        let answer = try post("records/modify", .object(body), headers: [("X-Stratus-Operation-ID", id)])
         let items = try items("records", of: answer, "records/modify")
         guard items.count == operations.count else {
             throw RemoteFailure.error(
