@@ -37,13 +37,9 @@ extension RemoteDatabaseService {
         }
         var operations: [JSONValue] = []
         for subscription in saving {
-            let dictionary: JSONValue
-            do {
-                dictionary = try subscriptionTranslator.dictionary(for: subscription)
-            } catch {
-                throw RemoteFailure.error(.invalidArguments, "subscription '\(subscription.subscriptionID)': \(error)")
-            }
-            operations.append(["operationType": "update", "subscription": dictionary])
+            operations.append([
+                "operationType": "update", "subscription": subscriptionTranslator.dictionary(for: subscription),
+            ])
         }
         operations += deleting.map { ["operationType": "delete", "subscription": ["subscriptionID": .string($0)]] }
         // Saving replaces and deleting twice reads `unknownItem`: sent once.

@@ -58,12 +58,7 @@ struct RemoteJournal: RemoteLongLivedJournal {
     }
 
     func lookup(_ operationID: String) throws -> RemoteJournalEntry? {
-        let answer: JSONValue
-        do {
-            answer = try transport.get(.private, "stratus/operations/\(Self.segment(operationID))")
-        } catch  where error.code == .unknownItem {
-            return nil
-        }
+        guard let answer = try outstanding(operationID) else { return nil }
         guard case .string(let kind) = answer["operationClass"], case .string(let database) = answer["database"],
             let scope = CKDatabase.Scope(pathName: database), case .string(let state) = answer["state"],
             case .integer(let next) = answer["nextSequence"], case .string(let text) = answer["request"],
@@ -75,6 +70,15 @@ struct RemoteJournal: RemoteLongLivedJournal {
         return RemoteJournalEntry(
             operationClass: kind, scope: scope, isRunning: state == "running", nextSequence: next,
             request: Array(request))
+    }
+
+    /// The server's answer about outstanding operation `operationID`; `nil` when it has none.
+    private func outstanding(_ operationID: String) throws(CKError) -> JSONValue? {
+        let result = Result { () throws(CKError) -> JSONValue in
+            try transport.get(.private, "stratus/operations/\(Self.segment(operationID))")
+        }
+        if case .failure(let error) = result, error.code == .unknownItem { return nil }
+        return try result.get()
     }
 
     /// `operationID` as one path segment.
