@@ -23,9 +23,9 @@ enum ZoneChangesEndpoints {
         // Written on the engine's thread, right after the read: a page of 2,000 records is
         // milliseconds of CPU that would otherwise hold up an event loop's other connections.
         let answer = try await call.withDatabase { database in
-            let batch = try database.fetchZoneChanges(zone, since: token, limit: limit, desiredKeys: desiredKeys)
+            let batch = try database.fetchStoredZoneChanges(zone, since: token, limit: limit, desiredKeys: desiredKeys)
             var out = JSONWriter(capacity: 512 * batch.changes.count + 256)
-            write(batch, zone: nil, translator: translator, numbersAsStrings: numbersAsStrings, into: &out)
+            write(batch, of: zone, namingZone: false, translator: translator, numbersAsStrings, into: &out)
             return out.bytes
         }
         return JSONBody.response(answer)
@@ -53,9 +53,9 @@ enum ZoneChangesEndpoints {
         // Read and written on the engine's thread, as in records/changes.
         let answer = try await call.withDatabase { database in
             let results = asked.map { zone, token, limit, keys in
-                Result { () throws(CKError) -> ZoneChangesBatch in
+                Result { () throws(CKError) -> StoredZoneChangesBatch in
                     do {
-                        return try database.fetchZoneChanges(zone, since: token, limit: limit, desiredKeys: keys)
+                        return try database.fetchStoredZoneChanges(zone, since: token, limit: limit, desiredKeys: keys)
                     } catch let error as CKError {
                         throw error
                     } catch {
@@ -70,7 +70,8 @@ enum ZoneChangesEndpoints {
 
     /// `{zones: [...]}`: each zone's batch, or its error dictionary.
     private static func writeZones(
-        _ zones: some Sequence<(CKRecordZone.ID, Result<ZoneChangesBatch, CKError>)>, translator: WSRecordTranslator,
+        _ zones: some Sequence<(CKRecordZone.ID, Result<StoredZoneChangesBatch, CKError>)>,
+        translator: WSRecordTranslator,
         call: DatabaseCall, _ numbersAsStrings: Bool
     ) -> [UInt8] {
         let items = Array(zones)
@@ -82,8 +83,7 @@ enum ZoneChangesEndpoints {
                     switch item.1 {
                     case .success(let batch):
                         write(
-                            batch, zone: item.0, translator: translator, numbersAsStrings: numbersAsStrings,
-                            into: &zones)
+                            batch, of: item.0, namingZone: true, translator: translator, numbersAsStrings, into: &zones)
                     case .failure(let error):
                         zones.value(ZoneEndpoints.errorDictionary(error, zone: item.0, call: call))
                     }
@@ -93,28 +93,32 @@ enum ZoneChangesEndpoints {
         return out.bytes
     }
 
-    /// Writes `{moreComing, records, syncToken, zoneID}` of one batch; without `zoneID` for
-    /// `nil` (`records/changes` names no zone in its answer).
+    /// Writes `{moreComing, records, syncToken, zoneID}` of one batch of the zone `zoneID`;
+    /// without `zoneID` unless `namingZone` (`records/changes` names no zone in its answer).
+    /// Each record is written straight from its stored entry, as the `CKRecord` of
+    /// `fetchZoneChanges` would be (`StoredChangeWritingTests` compares the two).
     static func write(
-        _ batch: ZoneChangesBatch, zone: CKRecordZone.ID?, translator: WSRecordTranslator, numbersAsStrings: Bool,
-        into out: inout JSONWriter
+        _ batch: StoredZoneChangesBatch, of zoneID: CKRecordZone.ID, namingZone: Bool, translator: WSRecordTranslator,
+        _ numbersAsStrings: Bool, into out: inout JSONWriter
     ) {
         ServerMetrics.recordsFetched(batch.changes.count)
+        let zone = translator.writtenZone(zoneID)
         out.object { members in
             members.member("moreComing") { $0.bool(batch.moreComing) }
             members.member("records") {
                 $0.array(batch.changes) { records, change in
                     switch change {
                     case .changed(let record):
-                        translator.write(record, numbersAsStrings: numbersAsStrings, desiredKeys: nil, into: &records)
-                    case .deleted(let id, let type):
+                        translator.write(record, zone: zone, numbersAsStrings: numbersAsStrings, into: &records)
+                    case .deleted(let name, let type):
+                        let id = CKRecord.ID(recordName: name, zoneID: zoneID)
                         records.value(translator.tombstone(for: id, recordType: type))
                     }
                 }
             }
             members.member("syncToken") { $0.string(SyncTokenText.encode(batch.token.data)) }
-            if let zone {
-                members.member("zoneID") { translator.write(zone, into: &$0) }
+            if namingZone {
+                members.member("zoneID") { translator.write(zoneID, into: &$0) }
             }
         }
     }
