@@ -24,8 +24,10 @@ enum ZoneChangesEndpoints {
         // milliseconds of CPU that would otherwise hold up an event loop's other connections.
         let answer = try await call.withDatabase { database in
             let batch = try database.fetchStoredZoneChanges(zone, since: token, limit: limit, desiredKeys: desiredKeys)
-            var out = JSONWriter(capacity: 512 * batch.changes.count + 256)
-            write(batch, of: zone, namingZone: false, translator: translator, numbersAsStrings, into: &out)
+            ServerMetrics.recordsFetched(batch.changes.count)
+            var out = WSChangesAnswerWriter(
+                translator: translator, numbersAsStrings: numbersAsStrings, capacity: 512 * batch.changes.count + 256)
+            out.write(batch, of: zone, syncToken: SyncTokenText.encode(batch.token.data), namingZone: false)
             return out.bytes
         }
         return JSONBody.response(answer)
@@ -68,59 +70,30 @@ enum ZoneChangesEndpoints {
         return JSONBody.response(answer)
     }
 
-    /// `{zones: [...]}`: each zone's batch, or its error dictionary.
+    /// `{zones: [...]}`: each zone's batch, or its error dictionary. Each record is written
+    /// straight from its stored entry, as the `CKRecord` of `fetchZoneChanges` would be
+    /// (`StoredChangeWritingTests` compares the two).
     private static func writeZones(
         _ zones: some Sequence<(CKRecordZone.ID, Result<StoredZoneChangesBatch, CKError>)>,
-        translator: WSRecordTranslator,
-        call: DatabaseCall, _ numbersAsStrings: Bool
+        translator: WSRecordTranslator, call: DatabaseCall, _ numbersAsStrings: Bool
     ) -> [UInt8] {
         let items = Array(zones)
         let changed = items.reduce(0) { $0 + ((try? $1.1.get())?.changes.count ?? 0) }
-        var out = JSONWriter(capacity: 512 * changed + 256)
-        out.object { answer in
-            answer.member("zones") {
-                $0.array(items) { zones, item in
-                    switch item.1 {
-                    case .success(let batch):
-                        write(
-                            batch, of: item.0, namingZone: true, translator: translator, numbersAsStrings, into: &zones)
-                    case .failure(let error):
-                        zones.value(ZoneEndpoints.errorDictionary(error, zone: item.0, call: call))
-                    }
-                }
+        ServerMetrics.recordsFetched(changed)
+        var out = WSChangesAnswerWriter(
+            translator: translator, numbersAsStrings: numbersAsStrings, capacity: 512 * changed + 256)
+        out.raw(#"{"zones":["#)
+        for (index, (zone, result)) in items.enumerated() {
+            if index > 0 { out.raw(",") }
+            switch result {
+            case .success(let batch):
+                out.write(batch, of: zone, syncToken: SyncTokenText.encode(batch.token.data), namingZone: true)
+            case .failure(let error):
+                out.value(ZoneEndpoints.errorDictionary(error, zone: zone, call: call))
             }
         }
+        out.raw("]}")
         return out.bytes
-    }
-
-    /// Writes `{moreComing, records, syncToken, zoneID}` of one batch of the zone `zoneID`;
-    /// without `zoneID` unless `namingZone` (`records/changes` names no zone in its answer).
-    /// Each record is written straight from its stored entry, as the `CKRecord` of
-    /// `fetchZoneChanges` would be (`StoredChangeWritingTests` compares the two).
-    static func write(
-        _ batch: StoredZoneChangesBatch, of zoneID: CKRecordZone.ID, namingZone: Bool, translator: WSRecordTranslator,
-        _ numbersAsStrings: Bool, into out: inout JSONWriter
-    ) {
-        ServerMetrics.recordsFetched(batch.changes.count)
-        let zone = translator.writtenZone(zoneID)
-        out.object { members in
-            members.member("moreComing") { $0.bool(batch.moreComing) }
-            members.member("records") {
-                $0.array(batch.changes) { records, change in
-                    switch change {
-                    case .changed(let record):
-                        translator.write(record, zone: zone, numbersAsStrings: numbersAsStrings, into: &records)
-                    case .deleted(let name, let type):
-                        let id = CKRecord.ID(recordName: name, zoneID: zoneID)
-                        records.value(translator.tombstone(for: id, recordType: type))
-                    }
-                }
-            }
-            members.member("syncToken") { $0.string(SyncTokenText.encode(batch.token.data)) }
-            if namingZone {
-                members.member("zoneID") { translator.write(zoneID, into: &$0) }
-            }
-        }
     }
 
     /// The engine's batch size for a `resultsLimit`: its default when absent, at most its cap.

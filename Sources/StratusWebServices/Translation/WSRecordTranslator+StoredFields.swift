@@ -34,7 +34,7 @@ extension WSRecordTranslator {
 
     /// Writes the member `name` for `value`: strings, numbers, dates and bytes directly, the
     /// rest (references, locations, assets, lists) through their public values.
-    private func writeStoredField(
+    func writeStoredField(
         _ name: String, _ value: FieldValue, numbersAsStrings: Bool, into out: inout JSONWriter
     ) {
         guard let scalar = Self.scalarOutput(value) else {

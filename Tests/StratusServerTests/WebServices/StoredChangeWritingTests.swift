@@ -7,9 +7,9 @@ import Testing
 @testable import StratusServer
 
 /// The change answers write each record straight from its stored change-log entry
-/// (`fetchStoredZoneChanges`, `WSRecordTranslator.write(_:zone:numbersAsStrings:into:)`): the
-/// bytes must be those of the `CKRecord` of `fetchZoneChanges` written the general way, for
-/// every field type, `desiredKeys`, `numbersAsStrings`, tombstones and caller.
+/// (`fetchStoredZoneChanges`, `WSChangesAnswerWriter`): the bytes must be those of the
+/// `CKRecord`s of `fetchZoneChanges` written the general way, for every field type,
+/// `desiredKeys`, `numbersAsStrings`, tombstones, callers, with and without the zone named.
 @Suite("Change answers written from stored entries")
 struct StoredChangeWritingTests {
     static let zoneID = CKRecordZone.ID(zoneName: "Z", ownerName: CKCurrentUserDefaultName)
@@ -96,7 +96,8 @@ struct StoredChangeWritingTests {
         #expect(compared == 5 * 3 * 2 * (2 + 1), "records and tombstones compared")
     }
 
-    /// Compares the two paths' records for one fetch; the number of changes compared.
+    /// Compares the two paths' answers for one fetch, with and without the zone named; the
+    /// number of changes compared.
     private func compare(
         _ database: DatabaseContext, since token: CKServerChangeToken?, _ keys: [String]?,
         _ translator: WSRecordTranslator, numbersAsStrings: Bool
@@ -104,36 +105,48 @@ struct StoredChangeWritingTests {
         let general = try database.fetchZoneChanges(Self.zoneID, since: token, limit: 100, desiredKeys: keys)
         let stored = try database.fetchStoredZoneChanges(Self.zoneID, since: token, limit: 100, desiredKeys: keys)
         #expect(general.changes.count == stored.changes.count)
-        #expect(general.token.data == stored.token.data)
-        #expect(general.moreComing == stored.moreComing)
         #expect(general.clientChangeTokenData == stored.clientChangeTokenData)
-        let zone = translator.writtenZone(Self.zoneID)
-        for (expected, change) in zip(general.changes, stored.changes) {
-            var out = JSONWriter()
-            let wanted: [UInt8]
-            switch (expected, change) {
-            case (.changed(let record), .changed(let entry)):
-                wanted = translator.serializedDictionary(
-                    for: record, numbersAsStrings: numbersAsStrings, desiredKeys: nil)
-                translator.write(entry, zone: zone, numbersAsStrings: numbersAsStrings, into: &out)
-                if keys == nil, record.recordID.recordName == "full" {
-                    // Not vacuous: every field is there, with its content.
-                    #expect(record.allKeys().count == 22)
-                    let text = String(decoding: wanted, as: UTF8.self)
-                    #expect(text.contains("https://assets.test/") == (translator.assets != nil))
-                }
-            case (.deleted(let id, let type), .deleted(let name, let storedType)):
-                wanted = Array(translator.tombstone(for: id, recordType: type).serializedString().utf8)
-                #expect(name == id.recordName && storedType == type)
-                out.value(
-                    translator.tombstone(for: CKRecord.ID(recordName: name, zoneID: Self.zoneID), recordType: type))
-            default:
-                Issue.record("\(expected) against \(change)")
-                continue
-            }
+        for namingZone in [false, true] {
+            var out = WSChangesAnswerWriter(translator: translator, numbersAsStrings: numbersAsStrings, capacity: 0)
+            out.write(
+                stored, of: Self.zoneID, syncToken: SyncTokenText.encode(stored.token.data), namingZone: namingZone)
+            let wanted = expectedAnswer(general, translator, numbersAsStrings, namingZone: namingZone)
             #expect(String(decoding: out.bytes, as: UTF8.self) == String(decoding: wanted, as: UTF8.self))
         }
+        for case .changed(let record) in general.changes where keys == nil && record.recordID.recordName == "full" {
+            // Not vacuous: every field is there, with its content.
+            #expect(record.allKeys().count == 22)
+            let text = translator.serializedDictionary(
+                for: record, numbersAsStrings: numbersAsStrings, desiredKeys: nil)
+            #expect(
+                String(decoding: text, as: UTF8.self).contains("https://assets.test/") == (translator.assets != nil))
+        }
         return stored.changes.count
+    }
+
+    /// The answer as the endpoints wrote it from `CKRecord`s.
+    private func expectedAnswer(
+        _ batch: ZoneChangesBatch, _ translator: WSRecordTranslator, _ numbersAsStrings: Bool, namingZone: Bool
+    ) -> [UInt8] {
+        var out = JSONWriter()
+        out.object { members in
+            members.member("moreComing") { $0.bool(batch.moreComing) }
+            members.member("records") {
+                $0.array(batch.changes) { records, change in
+                    switch change {
+                    case .changed(let record):
+                        translator.write(record, numbersAsStrings: numbersAsStrings, desiredKeys: nil, into: &records)
+                    case .deleted(let id, let type):
+                        records.value(translator.tombstone(for: id, recordType: type))
+                    }
+                }
+            }
+            members.member("syncToken") { $0.string(SyncTokenText.encode(batch.token.data)) }
+            if namingZone {
+                members.member("zoneID") { translator.write(Self.zoneID, into: &$0) }
+            }
+        }
+        return out.bytes
     }
 
     private func save(_ database: DatabaseContext, _ records: [CKRecord], deletes: [CKRecord.ID]) throws {
