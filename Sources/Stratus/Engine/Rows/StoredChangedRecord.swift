@@ -22,29 +22,38 @@ package enum StoredZoneChange: Sendable {
 
 /// A changed record as its change-log entry stores it, read without making a `CKRecord`:
 /// each property is what the `CKRecord` of the same fetch would answer (the record's zone is
-/// the one fetched).
-package struct StoredChangedRecord: Sendable {
+/// the one fetched). A class, so that a batch's writer passing it around retains it once
+/// instead of each of its strings and arrays.
+package final class StoredChangedRecord: Sendable {
     package let recordName: String
-    private let stored: StoredRecord
+    package let recordType: String
+    package let recordChangeTag: String
+    private let created: Double
+    private let modified: Double
+    package let creatorUserRecordName: String
+    package let lastModifiedUserRecordName: String
+    private let storedParent: ReferenceValue?
     /// The fetched fields (`desiredKeys` applied), as ``CKRecord/storedFields`` would give them.
     package let fieldNames: [String]
     package let fieldValues: [FieldValue]
 
     init(recordName: String, stored: StoredRecord, fields: FieldTable) {
         self.recordName = recordName
-        self.stored = stored
+        self.recordType = stored.recordType
+        self.recordChangeTag = stored.changeTag
+        self.created = stored.creationDate
+        self.modified = stored.modificationDate
+        self.creatorUserRecordName = stored.creatorUserRecordName
+        self.lastModifiedUserRecordName = stored.lastModifiedUserRecordName
+        self.storedParent = stored.parent
         self.fieldNames = fields.keys
         self.fieldValues = fields.values
     }
 
-    package var recordType: String { stored.recordType }
-    package var recordChangeTag: String { stored.changeTag }
-    package var creationDate: Date { Date(timeIntervalSinceReferenceDate: stored.creationDate) }
-    package var modificationDate: Date { Date(timeIntervalSinceReferenceDate: stored.modificationDate) }
-    package var creatorUserRecordName: String { stored.creatorUserRecordName }
-    package var lastModifiedUserRecordName: String { stored.lastModifiedUserRecordName }
+    package var creationDate: Date { Date(timeIntervalSinceReferenceDate: created) }
+    package var modificationDate: Date { Date(timeIntervalSinceReferenceDate: modified) }
     /// The parent reference, as ``CKRecord/parent`` gives it.
     package var parent: CKRecord.Reference? {
-        stored.parent.flatMap { FieldValue.reference($0).recordValue as? CKRecord.Reference }
+        storedParent.flatMap { FieldValue.reference($0).recordValue as? CKRecord.Reference }
     }
 }
