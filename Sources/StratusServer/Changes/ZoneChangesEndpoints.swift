@@ -26,7 +26,8 @@ enum ZoneChangesEndpoints {
             let batch = try database.fetchStoredZoneChanges(zone, since: token, limit: limit, desiredKeys: desiredKeys)
             ServerMetrics.recordsFetched(batch.changes.count)
             var out = WSChangesAnswerWriter(
-                translator: translator, numbersAsStrings: numbersAsStrings, capacity: 512 * batch.changes.count + 256)
+                translator: translator, numbersAsStrings: numbersAsStrings,
+                capacity: answerCapacity(batch.changes.count))
             out.write(batch, of: zone, syncToken: SyncTokenText.encode(batch.token.data), namingZone: false)
             return out.bytes
         }
@@ -81,7 +82,7 @@ enum ZoneChangesEndpoints {
         let changed = items.reduce(0) { $0 + ((try? $1.1.get())?.changes.count ?? 0) }
         ServerMetrics.recordsFetched(changed)
         var out = WSChangesAnswerWriter(
-            translator: translator, numbersAsStrings: numbersAsStrings, capacity: 512 * changed + 256)
+            translator: translator, numbersAsStrings: numbersAsStrings, capacity: answerCapacity(changed))
         out.raw(#"{"zones":["#)
         for (index, (zone, result)) in items.enumerated() {
             if index > 0 { out.raw(",") }
@@ -94,6 +95,14 @@ enum ZoneChangesEndpoints {
         }
         out.raw("]}")
         return out.bytes
+    }
+
+    /// The bytes reserved for an answer of `records` records: enough for most without growing
+    /// (a record of the Kinto peer's shape, a title and 200 characters, is about 620 bytes;
+    /// growing a 1 MB answer copies it), and untouched pages of the rest cost nothing; at most
+    /// 32 MiB up front for the largest `changes/zone` answers.
+    private static func answerCapacity(_ records: Int) -> Int {
+        min(1024 * records, 32 << 20) + 256
     }
 
     /// The engine's batch size for a `resultsLimit`: its default when absent, at most its cap.
