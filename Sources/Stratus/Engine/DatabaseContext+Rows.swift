@@ -168,26 +168,7 @@ extension DatabaseContext {
         _ stored: StoredRecord, id: CKRecord.ID, desiredKeys: [String]?, _ txn: any BackendReadTransaction
     ) -> CKRecord {
         var state = CKRecord.State()
-        if let desiredKeys {
-            for key in desiredKeys { if let v = stored.fields[key] { state.values[key] = v } }
-        } else {
-            state.values = stored.fields
-        }
-        // Assets point at local cache files; records without any (most) skip the pass, and so
-        // does stratusd (its clients download content through signed URLs).
-        for (key, value) in state.values where materializesAssets && value.containsAsset {
-            if case .asset(let asset) = value {
-                state.values[key] = .asset(engine.materialize(asset, keys: keys, txn))
-            } else if case .list(let items) = value,
-                items.contains(where: { if case .asset = $0 { return true } else { return false } })
-            {
-                state.values[key] = .list(
-                    items.map { item in
-                        if case .asset(let a) = item { return .asset(engine.materialize(a, keys: keys, txn)) }
-                        return item
-                    })
-            }
-        }
+        state.values = fetchedFields(of: stored, desiredKeys: desiredKeys, txn)
         state.system = SystemFields(
             creationDate: Date(timeIntervalSinceReferenceDate: stored.creationDate),
             modificationDate: Date(timeIntervalSinceReferenceDate: stored.modificationDate),
@@ -197,5 +178,37 @@ extension DatabaseContext {
             parent: stored.parent.map { .reference($0) },
             parentChanged: false)
         return CKRecord(recordType: stored.recordType, recordID: id, state: state)
+    }
+
+    /// The fields a fetch hands out of `stored`: those of `desiredKeys` (all for `nil`), with
+    /// their assets copied to local files where this database does that. A fetched record's
+    /// fields (``makeRecord(_:id:desiredKeys:_:)``) and a stored change's
+    /// (``StoredChangedRecord``) are both these.
+    func fetchedFields(of stored: StoredRecord, desiredKeys: [String]?, _ txn: any BackendReadTransaction)
+        -> FieldTable
+    {
+        var values: FieldTable
+        if let desiredKeys {
+            values = FieldTable()
+            for key in desiredKeys { if let v = stored.fields[key] { values[key] = v } }
+        } else {
+            values = stored.fields
+        }
+        // Assets point at local cache files; records without any (most) skip the pass, and so
+        // does stratusd (its clients download content through signed URLs).
+        for (key, value) in values where materializesAssets && value.containsAsset {
+            if case .asset(let asset) = value {
+                values[key] = .asset(engine.materialize(asset, keys: keys, txn))
+            } else if case .list(let items) = value,
+                items.contains(where: { if case .asset = $0 { return true } else { return false } })
+            {
+                values[key] = .list(
+                    items.map { item in
+                        if case .asset(let a) = item { return .asset(engine.materialize(a, keys: keys, txn)) }
+                        return item
+                    })
+            }
+        }
+        return values
     }
 }

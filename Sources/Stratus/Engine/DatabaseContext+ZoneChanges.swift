@@ -35,6 +35,39 @@ extension DatabaseContext {
     package func fetchZoneChanges(
         _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int, desiredKeys: [String]?
     ) throws -> ZoneChangesBatch {
+        let page = try readZoneChanges(zoneID, since: token, limit: limit) { name, stored, txn in
+            let id = CKRecord.ID(recordName: name, zoneID: zoneID)
+            return ZoneChangesBatch.Change.changed(makeRecord(stored, id: id, desiredKeys: desiredKeys, txn))
+        } deleted: { name, type in
+            .deleted(CKRecord.ID(recordName: name, zoneID: zoneID), type)
+        }
+        return ZoneChangesBatch(
+            changes: page.changes, token: page.token, moreComing: page.moreComing,
+            clientChangeTokenData: page.clientChangeTokenData)
+    }
+
+    /// ``fetchZoneChanges(_:since:limit:desiredKeys:)`` as the change log stores the records,
+    /// without making a `CKRecord` of each: for answers written straight from them (stratusd's).
+    /// The same changes, token and fields (``fetchedFields(of:desiredKeys:_:)``).
+    package func fetchStoredZoneChanges(
+        _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int, desiredKeys: [String]?
+    ) throws -> StoredZoneChangesBatch {
+        try readZoneChanges(zoneID, since: token, limit: limit) { name, stored, txn in
+            .changed(
+                StoredChangedRecord(
+                    recordName: name, stored: stored, fields: fetchedFields(of: stored, desiredKeys: desiredKeys, txn)))
+        } deleted: { name, type in
+            .deleted(recordName: name, recordType: type)
+        }
+    }
+
+    /// Reads the next batch of changes of `zoneID` after `token`, each live record made by
+    /// `changed` and each deletion by `deleted`.
+    private func readZoneChanges<Change: Sendable>(
+        _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int,
+        changed: (String, StoredRecord, any BackendReadTransaction) throws -> Change,
+        deleted: (String, String) -> Change
+    ) throws -> ZoneChangesPage<Change> {
         if scope == .public {
             throw CKError.make(.badDatabase, "record zone changes cannot be fetched in the public database")
         }
@@ -48,37 +81,12 @@ extension DatabaseContext {
                     "zone '\(zoneID.zoneName)' does not support change fetching (the default zone never does); use a custom zone"
                 )
             }
-            var start: Int64 = 0
-            if let token {
-                let payload = try ChangeTokenPayload.decode(token, expected: .zone, context: self)
-                guard payload.zoneNumber == zone.number else {
-                    throw CKError.make(
-                        .changeTokenExpired,
-                        "the change token belongs to another zone, or to an earlier zone named '\(zoneID.zoneName)'; fetch again from a nil token"
-                    )
-                }
-                // Issued before the last purge: the purge dropped deletions it never reported.
-                // (A walk started after the purge may hand out positions below the horizon,
-                // where the surviving records' entries stay; its tokens carry this horizon.)
-                guard payload.horizon >= zone.horizon else {
-                    throw CKError.make(
-                        .changeTokenExpired,
-                        "the history of zone '\(zoneID.zoneName)' before this change token was purged; fetch again from a nil token"
-                    )
-                }
-                guard payload.horizon == zone.horizon, payload.position < zone.nextPosition else {
-                    throw CKError.make(
-                        .changeTokenExpired,
-                        "the change token is newer than zone '\(zoneID.zoneName)' (was the store restored from an older copy?); fetch again from a nil token"
-                    )
-                }
-                start = payload.position
-            }
+            let start = try token.map { try startPosition(of: $0, zone: zone, zoneID) } ?? 0
             let batch =
                 limit > 0 ? min(limit, DatabaseContext.maximumChangesBatch) : DatabaseContext.defaultChangesBatch
             let entries = try txn.scan(keys.changes(zone.number, after: start), limit: batch + 1)
             let moreComing = entries.count > batch
-            var changes: [ZoneChangesBatch.Change] = []
+            var changes: [Change] = []
             changes.reserveCapacity(min(entries.count, batch))
             var last = start
             let prefixLength = keys.changes(zone.number).lowerBound.count
@@ -88,11 +96,10 @@ extension DatabaseContext {
                 var reader = OrderedKeyReader(pair.key, from: prefixLength)
                 last = try reader.readInteger()
                 let entry = try ChangeEntry(decoding: pair.value, strings: &strings)
-                let id = CKRecord.ID(recordName: entry.recordName, zoneID: zoneID)
                 if let type = entry.deletedRecordType {
-                    if token != nil { changes.append(.deleted(id, type)) }
+                    if token != nil { changes.append(deleted(entry.recordName, type)) }
                 } else if let stored = entry.record {
-                    changes.append(.changed(makeRecord(stored, id: id, desiredKeys: desiredKeys, txn)))
+                    changes.append(try changed(entry.recordName, stored, txn))
                 }
             }
             let position = moreComing ? last : max(start, zone.nextPosition - 1)
@@ -101,10 +108,40 @@ extension DatabaseContext {
                 scope: UInt8(scope.rawValue), zoneNumber: zone.number, position: position,
                 horizon: zone.horizon
             ).token(macKey: engine.macKey)
-            return ZoneChangesBatch(
+            return ZoneChangesPage(
                 changes: changes, token: newToken, moreComing: moreComing,
                 clientChangeTokenData: zone.clientChangeTokenData.map { Data($0) })
         }
+    }
+
+    /// The change-log position `token` continues from in `zone`; `changeTokenExpired` when it
+    /// belongs elsewhere or to another history of the zone.
+    private func startPosition(of token: CKServerChangeToken, zone: ZoneRow, _ zoneID: CKRecordZone.ID) throws
+        -> Int64
+    {
+        let payload = try ChangeTokenPayload.decode(token, expected: .zone, context: self)
+        guard payload.zoneNumber == zone.number else {
+            throw CKError.make(
+                .changeTokenExpired,
+                "the change token belongs to another zone, or to an earlier zone named '\(zoneID.zoneName)'; fetch again from a nil token"
+            )
+        }
+        // Issued before the last purge: the purge dropped deletions it never reported.
+        // (A walk started after the purge may hand out positions below the horizon,
+        // where the surviving records' entries stay; its tokens carry this horizon.)
+        guard payload.horizon >= zone.horizon else {
+            throw CKError.make(
+                .changeTokenExpired,
+                "the history of zone '\(zoneID.zoneName)' before this change token was purged; fetch again from a nil token"
+            )
+        }
+        guard payload.horizon == zone.horizon, payload.position < zone.nextPosition else {
+            throw CKError.make(
+                .changeTokenExpired,
+                "the change token is newer than zone '\(zoneID.zoneName)' (was the store restored from an older copy?); fetch again from a nil token"
+            )
+        }
+        return payload.position
     }
 
     /// Purges the change history of `zoneID` up to now: tombstones are dropped and every

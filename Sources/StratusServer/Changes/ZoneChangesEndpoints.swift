@@ -23,9 +23,12 @@ enum ZoneChangesEndpoints {
         // Written on the engine's thread, right after the read: a page of 2,000 records is
         // milliseconds of CPU that would otherwise hold up an event loop's other connections.
         let answer = try await call.withDatabase { database in
-            let batch = try database.fetchZoneChanges(zone, since: token, limit: limit, desiredKeys: desiredKeys)
-            var out = JSONWriter(capacity: 512 * batch.changes.count + 256)
-            write(batch, zone: nil, translator: translator, numbersAsStrings: numbersAsStrings, into: &out)
+            let batch = try database.fetchStoredZoneChanges(zone, since: token, limit: limit, desiredKeys: desiredKeys)
+            ServerMetrics.recordsFetched(batch.changes.count)
+            var out = WSChangesAnswerWriter(
+                translator: translator, numbersAsStrings: numbersAsStrings,
+                capacity: answerCapacity(batch.changes.count))
+            out.write(batch, of: zone, syncToken: SyncTokenText.encode(batch.token.data), namingZone: false)
             return out.bytes
         }
         return JSONBody.response(answer)
@@ -53,9 +56,9 @@ enum ZoneChangesEndpoints {
         // Read and written on the engine's thread, as in records/changes.
         let answer = try await call.withDatabase { database in
             let results = asked.map { zone, token, limit, keys in
-                Result { () throws(CKError) -> ZoneChangesBatch in
+                Result { () throws(CKError) -> StoredZoneChangesBatch in
                     do {
-                        return try database.fetchZoneChanges(zone, since: token, limit: limit, desiredKeys: keys)
+                        return try database.fetchStoredZoneChanges(zone, since: token, limit: limit, desiredKeys: keys)
                     } catch let error as CKError {
                         throw error
                     } catch {
@@ -68,55 +71,38 @@ enum ZoneChangesEndpoints {
         return JSONBody.response(answer)
     }
 
-    /// `{zones: [...]}`: each zone's batch, or its error dictionary.
+    /// `{zones: [...]}`: each zone's batch, or its error dictionary. Each record is written
+    /// straight from its stored entry, as the `CKRecord` of `fetchZoneChanges` would be
+    /// (`StoredChangeWritingTests` compares the two).
     private static func writeZones(
-        _ zones: some Sequence<(CKRecordZone.ID, Result<ZoneChangesBatch, CKError>)>, translator: WSRecordTranslator,
-        call: DatabaseCall, _ numbersAsStrings: Bool
+        _ zones: some Sequence<(CKRecordZone.ID, Result<StoredZoneChangesBatch, CKError>)>,
+        translator: WSRecordTranslator, call: DatabaseCall, _ numbersAsStrings: Bool
     ) -> [UInt8] {
         let items = Array(zones)
         let changed = items.reduce(0) { $0 + ((try? $1.1.get())?.changes.count ?? 0) }
-        var out = JSONWriter(capacity: 512 * changed + 256)
-        out.object { answer in
-            answer.member("zones") {
-                $0.array(items) { zones, item in
-                    switch item.1 {
-                    case .success(let batch):
-                        write(
-                            batch, zone: item.0, translator: translator, numbersAsStrings: numbersAsStrings,
-                            into: &zones)
-                    case .failure(let error):
-                        zones.value(ZoneEndpoints.errorDictionary(error, zone: item.0, call: call))
-                    }
-                }
+        ServerMetrics.recordsFetched(changed)
+        var out = WSChangesAnswerWriter(
+            translator: translator, numbersAsStrings: numbersAsStrings, capacity: answerCapacity(changed))
+        out.raw(#"{"zones":["#)
+        for (index, (zone, result)) in items.enumerated() {
+            if index > 0 { out.raw(",") }
+            switch result {
+            case .success(let batch):
+                out.write(batch, of: zone, syncToken: SyncTokenText.encode(batch.token.data), namingZone: true)
+            case .failure(let error):
+                out.value(ZoneEndpoints.errorDictionary(error, zone: zone, call: call))
             }
         }
+        out.raw("]}")
         return out.bytes
     }
 
-    /// Writes `{moreComing, records, syncToken, zoneID}` of one batch; without `zoneID` for
-    /// `nil` (`records/changes` names no zone in its answer).
-    static func write(
-        _ batch: ZoneChangesBatch, zone: CKRecordZone.ID?, translator: WSRecordTranslator, numbersAsStrings: Bool,
-        into out: inout JSONWriter
-    ) {
-        ServerMetrics.recordsFetched(batch.changes.count)
-        out.object { members in
-            members.member("moreComing") { $0.bool(batch.moreComing) }
-            members.member("records") {
-                $0.array(batch.changes) { records, change in
-                    switch change {
-                    case .changed(let record):
-                        translator.write(record, numbersAsStrings: numbersAsStrings, desiredKeys: nil, into: &records)
-                    case .deleted(let id, let type):
-                        records.value(translator.tombstone(for: id, recordType: type))
-                    }
-                }
-            }
-            members.member("syncToken") { $0.string(SyncTokenText.encode(batch.token.data)) }
-            if let zone {
-                members.member("zoneID") { translator.write(zone, into: &$0) }
-            }
-        }
+    /// The bytes reserved for an answer of `records` records: enough for most without growing
+    /// (a record of the Kinto peer's shape, a title and 200 characters, is about 620 bytes;
+    /// growing a 1 MB answer copies it), and untouched pages of the rest cost nothing; at most
+    /// 32 MiB up front for the largest `changes/zone` answers.
+    private static func answerCapacity(_ records: Int) -> Int {
+        min(1024 * records, 32 << 20) + 256
     }
 
     /// The engine's batch size for a `resultsLimit`: its default when absent, at most its cap.

@@ -11,6 +11,15 @@ extension WSRecordTranslator {
         of record: CKRecord, numbersAsStrings: Bool, _ desiredKeys: [String]?, into out: inout JSONWriter
     ) {
         let (names, values) = record.storedFields
+        writeStoredFields(names, values, numbersAsStrings: numbersAsStrings, desiredKeys, into: &out)
+    }
+
+    /// Writes the members of the fields `names` and `values` (``CKRecord/storedFields``):
+    /// `desiredKeys` (every field when `nil`), by name, once each, in the serializer's order.
+    func writeStoredFields(
+        _ names: [String], _ values: [FieldValue], numbersAsStrings: Bool, _ desiredKeys: [String]?,
+        into out: inout JSONWriter
+    ) {
         if desiredKeys == nil, zip(names, names.dropFirst()).allSatisfy({ $0 < $1 }) {
             for (name, value) in zip(names, values) {
                 writeStoredField(name, value, numbersAsStrings: numbersAsStrings, into: &out)
@@ -25,7 +34,7 @@ extension WSRecordTranslator {
 
     /// Writes the member `name` for `value`: strings, numbers, dates and bytes directly, the
     /// rest (references, locations, assets, lists) through their public values.
-    private func writeStoredField(
+    func writeStoredField(
         _ name: String, _ value: FieldValue, numbersAsStrings: Bool, into out: inout JSONWriter
     ) {
         guard let scalar = Self.scalarOutput(value) else {

@@ -1,0 +1,189 @@
+import Foundation
+package import Stratus
+
+/// Writes a change answer (`records/changes`, `changes/zone`) straight into bytes, each record
+/// from its stored change-log entry (``StoredChangedRecord``), without a `CKRecord`: the bytes
+/// ``WSRecordTranslator/write(_:numbersAsStrings:desiredKeys:into:)`` writes for the `CKRecord`
+/// of the same fetch, with what repeats from record to record — the members' names, the
+/// device ID, the zone, the field names — copied as prepared bytes instead of being written
+/// piece by piece. `StoredChangeWritingTests` compares the two.
+package struct WSChangesAnswerWriter {
+    /// What was written.
+    package private(set) var bytes: [UInt8] = []
+    private let translator: WSRecordTranslator
+    private let numbersAsStrings: Bool
+    /// Field names as last escaped, by their place in the record (names repeat from record to
+    /// record of a batch, sharing their storage).
+    private var names: [(name: String, escaped: [UInt8])] = []
+
+    /// A writer of answers for `translator`'s caller; `capacity` bytes reserved.
+    package init(translator: WSRecordTranslator, numbersAsStrings: Bool, capacity: Int) {
+        self.translator = translator
+        self.numbersAsStrings = numbersAsStrings
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Appends `text`, JSON that needs no escaping (the answer's own punctuation and keys).
+    package mutating func raw(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends `value` as the serializer writes it.
+    package mutating func value(_ value: JSONValue) {
+        JSONSerializer.write(value, into: &bytes)
+    }
+
+    /// Writes `{moreComing, records, syncToken, zoneID}` of a batch of the zone `zoneID`, without
+    /// `zoneID` unless `namingZone`; `syncToken` is the token's text.
+    package mutating func write(
+        _ batch: StoredZoneChangesBatch, of zoneID: CKRecordZone.ID, syncToken: String, namingZone: Bool
+    ) {
+        raw(#"{"moreComing":"#)
+        batch.moreComing ? raw("true") : raw("false")
+        raw(#","records":["#)
+        var zoneWriter = JSONWriter(capacity: 64)
+        translator.write(zoneID, into: &zoneWriter)
+        let zone = zoneWriter.bytes
+        for (index, change) in batch.changes.enumerated() {
+            if index > 0 { raw(",") }
+            switch change {
+            case .changed(let record): write(record, zone: zone)
+            case .deleted(let name, let type):
+                value(translator.tombstone(for: CKRecord.ID(recordName: name, zoneID: zoneID), recordType: type))
+            }
+        }
+        raw(#"],"syncToken":"#)
+        JSONSerializer.writeString(syncToken, into: &bytes)
+        if namingZone {
+            raw(#","zoneID":"#)
+            bytes.append(contentsOf: zone)
+        }
+        raw("}")
+    }
+}
+
+extension WSChangesAnswerWriter {
+    /// One record dictionary, in the serializer's member order.
+    private mutating func write(_ record: StoredChangedRecord, zone: [UInt8]) {
+        raw(#"{"created":"#)
+        bytes.append(contentsOf: Self.changePrefix)
+        integer(WSRecordTranslator.milliseconds(record.creationDate))
+        raw(#","userRecordName":"#)
+        userName(record.creatorUserRecordName)
+        raw(#"},"deleted":false,"fields":{"#)
+        fields(record.fieldNames, record.fieldValues)
+        raw(#"},"modified":"#)
+        bytes.append(contentsOf: Self.changePrefix)
+        integer(WSRecordTranslator.milliseconds(record.modificationDate))
+        raw(#","userRecordName":"#)
+        userName(record.lastModifiedUserRecordName)
+        raw("}")
+        if let parent = record.parent {
+            raw(#","parent":"#)
+            value(translator.dictionary(for: parent))
+        }
+        raw(#","recordChangeTag":"#)
+        JSONSerializer.writeString(record.recordChangeTag, into: &bytes)
+        raw(#","recordName":"#)
+        JSONSerializer.writeString(record.recordName, into: &bytes)
+        raw(#","recordType":"#)
+        JSONSerializer.writeString(record.recordType, into: &bytes)
+        raw(#","zoneID":"#)
+        bytes.append(contentsOf: zone)
+        raw("}")
+    }
+
+    /// A user's record name as the caller sees it (its own for `__defaultOwner__`).
+    private mutating func userName(_ name: String) {
+        let shown = name == CKCurrentUserDefaultName ? (translator.callerRecordName ?? name) : name
+        JSONSerializer.writeString(shown, into: &bytes)
+    }
+
+    /// The members of a record's fields: strings, integers and dates directly, the rest as the
+    /// translator writes them (``WSRecordTranslator/writeStoredFields(_:_:numbersAsStrings:_:into:)``,
+    /// which also takes names that are out of order).
+    private mutating func fields(_ names: [String], _ values: [FieldValue]) {
+        guard zip(names, names.dropFirst()).allSatisfy({ $0 < $1 }) else {
+            var out = JSONWriter()
+            out.object {
+                translator.writeStoredFields(names, values, numbersAsStrings: numbersAsStrings, nil, into: &$0)
+            }
+            bytes.append(contentsOf: out.bytes[1..<out.bytes.count - 1])
+            return
+        }
+        var first = true
+        for (index, (name, value)) in zip(names, values).enumerated() {
+            switch WSRecordTranslator.scalarOutput(value) {
+            case .other(.string, .string(let string)):
+                field(index, name, &first, Self.stringPrefix)
+                JSONSerializer.writeString(string, into: &bytes)
+            case .integer(let integer) where !numbersAsStrings:
+                field(index, name, &first, Self.integerPrefix)
+                self.integer(integer)
+            case .other(.timestamp, .integer(let milliseconds)):
+                field(index, name, &first, Self.timestampPrefix)
+                self.integer(milliseconds)
+            default:
+                // `{"name":{…}}`, or `{}` for a value the translator leaves out.
+                var out = JSONWriter()
+                out.object { translator.writeStoredField(name, value, numbersAsStrings: numbersAsStrings, into: &$0) }
+                guard out.bytes.count > 2 else { continue }
+                if !first { raw(",") }
+                first = false
+                bytes.append(contentsOf: out.bytes[1..<out.bytes.count - 1])
+                continue
+            }
+            raw("}")
+        }
+    }
+
+    /// Writes `"name":` and `prefix` (`{"type":…,"value":`), after a `,` unless `first`.
+    private mutating func field(_ index: Int, _ name: String, _ first: inout Bool, _ prefix: [UInt8]) {
+        if !first { raw(",") }
+        first = false
+        while index >= names.count { names.append(("", [])) }
+        if names[index].name != name {
+            var escaped: [UInt8] = []
+            JSONSerializer.writeString(name, into: &escaped)
+            escaped.append(UInt8(ascii: ":"))
+            names[index] = (name, escaped)
+        }
+        bytes.append(contentsOf: names[index].escaped)
+        bytes.append(contentsOf: prefix)
+    }
+
+    /// `{"type":"STRING","value":` and the like: a field's value up to the value itself.
+    private static func prefix(_ type: WSFieldType) -> [UInt8] {
+        var bytes = Array(#"{"type":"#.utf8)
+        JSONSerializer.writeString(type.rawValue, into: &bytes)
+        return bytes + Array(#","value":"#.utf8)
+    }
+
+    private static let stringPrefix = prefix(.string)
+    private static let integerPrefix = prefix(.int64)
+    private static let timestampPrefix = prefix(.timestamp)
+
+    /// `{"deviceID":"stratusd","timestamp":` of `created` and `modified`.
+    private static let changePrefix: [UInt8] = {
+        var bytes = Array(#"{"deviceID":"#.utf8)
+        JSONSerializer.writeString(WSRecordTranslator.deviceID, into: &bytes)
+        return bytes + Array(#","timestamp":"#.utf8)
+    }()
+
+    /// Writes an integer as ``JSONWriter/integer(_:)`` does.
+    private mutating func integer(_ integer: Int64) {
+        guard integer != .min else { return bytes.append(contentsOf: String(integer).utf8) }
+        if integer < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = integer.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes, more than the 19 needed
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+        }
+    }
+}
