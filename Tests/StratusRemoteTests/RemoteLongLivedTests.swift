@@ -16,18 +16,18 @@ struct RemoteLongLivedTests {
 
     /// A long-lived modify whose per-record callbacks are recorded; `gate`, when given, holds
     /// the first callback until it is signalled.
-    static func modify(_ records: [CKRecord], log: Mutex<[String]>, gate: DispatchSemaphore? = nil)
+    static func modify(_ records: [CKRecord], log: Lines, gate: DispatchSemaphore? = nil)
         -> CKModifyRecordsOperation
     {
         let operation = CKModifyRecordsOperation(recordsToSave: records, recordIDsToDelete: [])
         operation.configuration.isLongLived = true
-        operation.longLivedOperationWasPersistedBlock = { log.withLock { $0.append("persisted") } }
+        operation.longLivedOperationWasPersistedBlock = { log.append("persisted") }
         operation.perRecordSaveBlock = { id, result in
             gate?.wait()
-            log.withLock { $0.append("saved \(id.recordName) \((try? result.get()) != nil)") }
+            log.append("saved \(id.recordName) \((try? result.get()) != nil)")
         }
         operation.modifyRecordsResultBlock = { result in
-            log.withLock { $0.append("done \((try? result.get()) != nil)") }
+            log.append("done \((try? result.get()) != nil)")
         }
         return operation
     }
@@ -42,14 +42,14 @@ struct RemoteLongLivedTests {
 
     @Test func aLongLivedModifyIsPersistedThenDeliversEveryCallbackOnce() async throws {
         let container = fixture.alice()
-        let log = Mutex<[String]>([])
+        let log = Lines()
         let operation = Self.modify(Self.notes(3), log: log)
         let done = DispatchSemaphore(value: 0)
         operation.completionBlock = { done.signal() }
         container.privateCloudDatabase.add(operation)
         await Task.detached { done.wait() }.value
         #expect(
-            log.withLock { $0 } == ["persisted", "saved ll-0 true", "saved ll-1 true", "saved ll-2 true", "done true"])
+            log.all == ["persisted", "saved ll-0 true", "saved ll-1 true", "saved ll-2 true", "done true"])
         let stored = try await fixture.alice().privateCloudDatabase.record(for: CKRecord.ID(recordName: "ll-2"))
         #expect(stored["n"] as? Int64 == 2)
         #expect(try await fixture.alice().allLongLivedOperationIDs().isEmpty, "delivered operations leave the list")
@@ -57,7 +57,7 @@ struct RemoteLongLivedTests {
 
     @Test func anotherProcessListsFetchesAndReplaysAnOutstandingOperation() async throws {
         let first = fixture.alice()
-        let log = Mutex<[String]>([])
+        let log = Lines()
         let gate = DispatchSemaphore(value: 0)
         let operation = Self.modify(Self.notes(2), log: log, gate: gate)
         let done = DispatchSemaphore(value: 0)
@@ -75,26 +75,37 @@ struct RemoteLongLivedTests {
         #expect(try await fixture.bob().allLongLivedOperationIDs().isEmpty, "another user never sees it")
         #expect(try await fixture.bob().longLivedOperation(for: operation.operationID) == nil)
 
-        let proxy = try #require(
-            try await second.longLivedOperation(for: operation.operationID) as? CKModifyRecordsOperation)
-        #expect(proxy.recordsToSave?.map(\.recordID.recordName) == ["ll-0", "ll-1"])
-        let replayed = Mutex<[String]>([])
+        let fetched = try await second.longLivedOperation(for: operation.operationID)
+        let proxy = try #require(fetched as? CKModifyRecordsOperation)
+        #expect((proxy.recordsToSave ?? []).map { $0.recordID.recordName } == ["ll-0", "ll-1"])
+        let replayed = Lines()
         proxy.perRecordSaveBlock = { id, result in
-            replayed.withLock { $0.append("saved \(id.recordName) \((try? result.get()) != nil)") }
+            replayed.append("saved \(id.recordName) \((try? result.get()) != nil)")
         }
         proxy.modifyRecordsResultBlock = { result in
-            replayed.withLock { $0.append("done \((try? result.get()) != nil)") }
+            replayed.append("done \((try? result.get()) != nil)")
         }
         let proxyDone = DispatchSemaphore(value: 0)
         proxy.completionBlock = { proxyDone.signal() }
         second.privateCloudDatabase.add(proxy)
         await Task.detached { proxyDone.wait() }.value
-        #expect(replayed.withLock { $0 } == ["saved ll-0 true", "saved ll-1 true", "done true"])
+        #expect(replayed.all == ["saved ll-0 true", "saved ll-1 true", "done true"])
         #expect(try await second.allLongLivedOperationIDs().isEmpty)
 
         gate.signal()
         gate.signal()
         await Task.detached { done.wait() }.value
-        #expect(log.withLock { $0 }.first == "persisted")
+        #expect(log.all.first == "persisted")
     }
+}
+
+/// Callback lines collected from operation queues.
+final class Lines: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func append(_ line: String) {
+        lines.withLock { $0.append(line) }
+    }
+
+    var all: [String] { lines.withLock { $0 } }
 }

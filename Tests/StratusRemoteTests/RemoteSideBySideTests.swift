@@ -21,6 +21,7 @@ struct RemoteSideBySideTests {
         var remote = SideBySideScenario(fixture.alice().privateCloudDatabase)
         try await remote.run()
 
+        if ProcessInfo.processInfo.environment["SHOW_TRANSCRIPT"] != nil { print(remote.lines.joined(separator: "\n")) }
         #expect(local.lines.count == remote.lines.count)
         for (index, (expected, actual)) in zip(local.lines, remote.lines).enumerated() {
             #expect(actual == expected, "line \(index)")

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import Synchronization
 
 /// One app's session of CloudKit calls, written down as a transcript of what it saw: run on an
 /// embedded container and on a remote one, the two transcripts must be the same line for line
@@ -42,6 +43,7 @@ struct SideBySideScenario {
         try await changes(zone, from: nil, "all")
         try await edits(zone, first)
         try await changes(zone, from: first, "since the first token")
+        try await clientToken(zone)
         try await queries(zone)
         try await subscriptions(zone)
         try await databaseChanges(zone)
@@ -154,6 +156,31 @@ struct SideBySideScenario {
         note(
             "changes \(label) after the last token: \(again.modificationResultsByID.count) \(again.deletions.count) \(again.moreComing)"
         )
+    }
+
+    /// A modify's `clientChangeTokenData`, as a zone-changes fetch reports it.
+    private mutating func clientToken(_ zone: CKRecordZone.ID) async throws {
+        let record = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "tokened", zoneID: zone))
+        let modify = CKModifyRecordsOperation(recordsToSave: [record], recordIDsToDelete: nil)
+        modify.clientChangeTokenData = Data("device-7".utf8)
+        let modified = DispatchSemaphore(value: 0)
+        modify.completionBlock = { modified.signal() }
+        database.add(modify)
+        await Task.detached { modified.wait() }.value
+        let fetch = CKFetchRecordZoneChangesOperation(recordZoneIDs: [zone], configurationsByRecordZoneID: nil)
+        let reported = Mutex<String>("none")
+        fetch.recordZoneFetchResultBlock = { _, result in
+            if case .success(let end) = result {
+                reported.withLock {
+                    $0 = end.clientChangeTokenData.map { String(decoding: $0, as: UTF8.self) } ?? "nil"
+                }
+            }
+        }
+        let fetched = DispatchSemaphore(value: 0)
+        fetch.completionBlock = { fetched.signal() }
+        database.add(fetch)
+        await Task.detached { fetched.wait() }.value
+        note("client change token reported: \(reported.withLock { $0 })")
     }
 
     private mutating func queries(_ zone: CKRecordZone.ID) async throws {

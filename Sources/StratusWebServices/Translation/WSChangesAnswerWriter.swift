@@ -33,12 +33,20 @@ package struct WSChangesAnswerWriter {
         JSONSerializer.write(value, into: &bytes)
     }
 
-    /// Writes `{moreComing, records, syncToken, zoneID}` of a batch of the zone `zoneID`, without
-    /// `zoneID` unless `namingZone`; `syncToken` is the token's text.
+    /// Writes `{clientChangeTokenData, moreComing, records, syncToken, zoneID}` of a batch of the
+    /// zone `zoneID`, without `zoneID` unless `namingZone` and without `clientChangeTokenData`
+    /// unless a modify of the zone carried one (Stratus's addition, decision 0016.2, base64);
+    /// `syncToken` is the token's text.
     package mutating func write(
         _ batch: StoredZoneChangesBatch, of zoneID: CKRecordZone.ID, syncToken: String, namingZone: Bool
     ) {
-        raw(#"{"moreComing":"#)
+        raw("{")
+        if let data = batch.clientChangeTokenData {
+            raw(#""clientChangeTokenData":"#)
+            JSONSerializer.writeString(data.base64EncodedString(), into: &bytes)
+            raw(",")
+        }
+        raw(#""moreComing":"#)
         batch.moreComing ? raw("true") : raw("false")
         raw(#","records":["#)
         var zoneWriter = JSONWriter(capacity: 64)

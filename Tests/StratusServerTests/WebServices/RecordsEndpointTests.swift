@@ -182,6 +182,39 @@ struct RecordsEndpointTests {
         #expect(anonymous.json["serverErrorCode"] as? String == "AUTHENTICATION_REQUIRED")
     }
 
+    @Test func clientChangeTokenDataIsStoredWithTheZoneAndEchoedByItsChanges() async throws {
+        let ws = try WebServicesFixture()
+        let zone = ["zoneName": "Tokens"]
+        _ = try await ws.post(
+            "zones/modify", ["operations": [["operationType": "create", "zone": ["zoneID": zone]]]], database: "private"
+        )
+        let before = try await ws.post("records/changes", ["zoneID": zone], database: "private")
+        #expect(before.status == 200 && before.json["clientChangeTokenData"] == nil, "\(before.json)")
+        let token = Data("device-7".utf8).base64EncodedString()
+        let saved = try await ws.post(
+            "records/modify",
+            ["operations": [Self.operation("create", Self.note)], "zoneID": zone, "clientChangeTokenData": token],
+            database: "private")
+        #expect(saved.status == 200 && saved.records.first?["serverErrorCode"] == nil, "\(saved.json)")
+        let after = try await ws.post("records/changes", ["zoneID": zone], database: "private")
+        #expect(after.json["clientChangeTokenData"] as? String == token, "\(after.json)")
+        let several = try await ws.post("changes/zone", ["zones": [["zoneID": zone]]], database: "private")
+        let first = (several.json["zones"] as? [[String: Any]])?.first
+        #expect(first?["clientChangeTokenData"] as? String == token, "\(several.json)")
+
+        let bad = try await ws.post(
+            "records/modify",
+            ["operations": [Self.operation("forceUpdate", Self.note)], "zoneID": zone, "clientChangeTokenData": "%%%"],
+            database: "private")
+        #expect(bad.status == 400, "\(bad.json)")
+        #expect((bad.json["reason"] as? String)?.contains("clientChangeTokenData") == true)
+        let unchanged = try await ws.post(
+            "records/lookup", ["records": [["recordName": "note-1"]], "zoneID": zone], database: "private")
+        #expect(
+            unchanged.records.first?["recordChangeTag"] as? String == saved.records.first?["recordChangeTag"] as? String
+        )
+    }
+
     @Test func writesNeedAUserAndEveryRequestCredentials() async throws {
         let ws = try WebServicesFixture()
         let anonymous = try await ws.post(
