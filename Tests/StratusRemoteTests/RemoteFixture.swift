@@ -15,16 +15,8 @@ final class RemoteFixture: Sendable {
 
     init() throws {
         let directory = try TemporaryDirectory(prefix: "stratus-remote")
-        func admin(_ arguments: [String]) throws -> String {
-            let run = try runAdmin(arguments, in: directory)
-            guard run.status == 0 else { throw StratusDaemonProcess.StartFailure(description: run.errors) }
-            return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        _ = try admin(["container", "create", Self.container])
-        apiToken = try admin(["token", "create", "--container", Self.container, "--environment", "development"])
-        let session = ["session", "create", "--container", Self.container, "--environment", "development", "--user"]
-        aliceSession = try admin(session + ["alice"])
-        bobSession = try admin(session + ["bob"])
+        let made = try provisionStratusd(container: Self.container, users: ["alice", "bob"], in: directory)
+        (apiToken, aliceSession, bobSession) = (made.apiToken, made.sessions[0], made.sessions[1])
         server = try StratusDaemonProcess(directory: directory)
     }
 

@@ -22,3 +22,31 @@ public func runAdmin(_ arguments: [String], in directory: TemporaryDirectory) th
         try String(contentsOf: errors, encoding: .utf8)
     )
 }
+
+/// What ``provisionStratusd(container:users:in:backendArguments:)`` made: a development API
+/// token and one session per user, in the order asked.
+public struct StratusdProvision: Sendable {
+    /// The container's development API token.
+    public var apiToken: String
+    /// Each user's development session (web auth token).
+    public var sessions: [String]
+}
+
+/// Makes `container` (both environments), a development API token and a development session
+/// for each of `users` with `stratusd admin`, in the store of `directory` (or the one
+/// `backendArguments` name): what a test's server needs before it starts.
+///
+/// - Throws: `StratusDaemonProcess.StartFailure` with the command's standard error.
+public func provisionStratusd(
+    container: String, users: [String], in directory: TemporaryDirectory, backendArguments: [String] = []
+) throws -> StratusdProvision {
+    func admin(_ arguments: [String]) throws -> String {
+        let run = try runAdmin(arguments + backendArguments, in: directory)
+        guard run.status == 0 else { throw StratusDaemonProcess.StartFailure(description: run.errors) }
+        return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    _ = try admin(["container", "create", container])
+    let token = try admin(["token", "create", "--container", container, "--environment", "development"])
+    let session = ["session", "create", "--container", container, "--environment", "development", "--user"]
+    return StratusdProvision(apiToken: token, sessions: try users.map { try admin(session + [$0]) })
+}

@@ -50,3 +50,28 @@ enum OperationBatch<Event: OperationEvent> {
     /// Events the work already journaled in its own transaction (a modify), to deliver.
     case journaled([Event])
 }
+
+/// What delivering one event did (``OperationLog/deliver(_:of:to:)``).
+enum EventDelivery {
+    /// Delivered; more follow.
+    case more
+    /// The operation's final callback was delivered.
+    case final
+    /// Not delivered: the operation was cancelled before this cancellation point.
+    case cancelled(CKError)
+}
+
+extension OperationLog {
+    /// Delivers `event` of `operation` through `deliver`, noting it in the operation's log line,
+    /// unless the operation was cancelled and the event is a cancellation point. Shared by local
+    /// and server-run operations, so both deliver alike.
+    func deliver<Event: OperationEvent>(_ event: Event, of operation: CKDatabaseOperation, to deliver: (Event) -> Void)
+        -> EventDelivery
+    {
+        if event.isCancellationPoint, let error = operation.cancellationError { return .cancelled(error) }
+        note(event.logRole)
+        if event.isFinal { finish() }
+        deliver(event)
+        return event.isFinal ? .final : .more
+    }
+}

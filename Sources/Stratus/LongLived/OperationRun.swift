@@ -143,18 +143,16 @@ struct OperationRun<Event: OperationEvent> {
 
     /// Delivers one event; returns whether the operation goes on (not cancelled, not final).
     private func deliverOne(_ event: Event) -> Bool {
-        if event.isCancellationPoint, let error = operation.cancellationError {
+        switch log.deliver(event, of: operation, to: deliver) {
+        case .more:
+            return true
+        case .final:
+            session?.markDelivered()
+            return false
+        case .cancelled(let error):
             stop(cancelled: error)
             return false
         }
-        log.note(event.logRole)
-        if event.isFinal { log.finish() }
-        deliver(event)
-        if event.isFinal {
-            session?.markDelivered()
-            return false
-        }
-        return true
     }
 
     /// Ends a cancelled operation: the journal says so (it leaves the list), then the final

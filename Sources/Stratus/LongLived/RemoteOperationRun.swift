@@ -85,20 +85,18 @@ struct RemoteOperationRun<Event: OperationEvent> {
 
     /// Delivers one event; returns whether the operation goes on (not cancelled, not final).
     private func deliverOne(_ event: Event) -> Bool {
-        if event.isCancellationPoint, let error = operation.cancellationError {
-            stop(cancelled: error)
-            return false
-        }
-        log.note(event.logRole)
-        if event.isFinal { log.finish() }
-        deliver(event)
-        if event.isFinal {
+        switch log.deliver(event, of: operation, to: deliver) {
+        case .more:
+            return true
+        case .final:
             // Not recorded: the operation stays listed and a later proxy delivers it again,
             // rather than losing it.
             try? journal.markDelivered(operation.operationID)
             return false
+        case .cancelled(let error):
+            stop(cancelled: error)
+            return false
         }
-        return true
     }
 
     /// Ends a cancelled operation: the server stops it, then the final callback reports it.

@@ -32,6 +32,11 @@ package struct JSONWriter {
 
     /// Writes an integer, as the serializer does (decimal digits, `-` when negative).
     package mutating func integer(_ integer: Int64) {
+        Self.writeInteger(integer, into: &bytes)
+    }
+
+    /// Appends `integer`'s decimal digits (and `-` when negative) to `bytes`, without a `String`.
+    package static func writeInteger(_ integer: Int64, into bytes: inout [UInt8]) {
         guard integer != .min else { return bytes.append(contentsOf: String(integer).utf8) }
         if integer < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = integer.magnitude

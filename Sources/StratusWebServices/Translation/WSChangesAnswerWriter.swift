@@ -180,18 +180,6 @@ extension WSChangesAnswerWriter {
 
     /// Writes an integer as ``JSONWriter/integer(_:)`` does.
     private mutating func integer(_ integer: Int64) {
-        guard integer != .min else { return bytes.append(contentsOf: String(integer).utf8) }
-        if integer < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = integer.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes, more than the 19 needed
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var index = buffer.count
-            repeat {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
-        }
+        JSONWriter.writeInteger(integer, into: &bytes)
     }
 }

@@ -33,16 +33,9 @@ final class WebServicesFixture: Sendable {
         self.postgres = database
         let backend = database.map { ["--backend", $0.url.description] } ?? []
         backendArguments = backend
-        func admin(_ arguments: [String]) throws -> String {
-            let run = try runAdmin(arguments + backend, in: directory)
-            guard run.status == 0 else { throw StratusDaemonProcess.StartFailure(description: run.errors) }
-            return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        _ = try admin(["container", "create", Self.container])
-        apiToken = try admin(["token", "create", "--container", Self.container, "--environment", "development"])
-        let session = ["session", "create", "--container", Self.container, "--environment", "development", "--user"]
-        aliceSession = try admin(session + ["alice"])
-        bobSession = try admin(session + ["bob"])
+        let made = try provisionStratusd(
+            container: Self.container, users: ["alice", "bob"], in: directory, backendArguments: backend)
+        (apiToken, aliceSession, bobSession) = (made.apiToken, made.sessions[0], made.sessions[1])
         server = try StratusDaemonProcess(
             arguments: backend + serverArguments, environment: environment, directory: directory)
     }
