@@ -280,7 +280,7 @@ let package = Package(
         // Remote containers against a stratusd started on loopback.
         .testTarget(
             name: "StratusRemoteTests",
-            dependencies: ["stratusd", "StratusRemote", "Stratus", "StratusTestSupport"],
+            dependencies: ["stratusd", "StratusRemote", "Stratus", "StratusSQLite", "StratusTestSupport"],
             swiftSettings: strictSettings
         ),
         // The API check: Stratus's symbol graph against Apple's declarations (Tests/APICheck).

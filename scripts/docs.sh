@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 output=${1:-.build/docs}
 arguments=()
-for module in Stratus StratusBackend StratusConformance StratusConfiguration; do
+for module in Stratus StratusBackend StratusConformance StratusConfiguration StratusRemote; do
     arguments+=(--target "$module")
 done
 swift package --disable-sandbox generate-documentation "${arguments[@]}" \

@@ -19,7 +19,17 @@ extension RemoteDatabaseService {
         return ZoneChangesBatch(
             changes: changes,
             token: CKServerChangeToken(data: try tokenData(answer["syncToken"], "syncToken", "records/changes")),
-            moreComing: answer["moreComing"] == .bool(true), clientChangeTokenData: nil)
+            moreComing: answer["moreComing"] == .bool(true), clientChangeTokenData: try clientData(answer))
+    }
+
+    /// The `clientChangeTokenData` a changes answer reports (Stratus's addition, 0016.2).
+    private func clientData(_ answer: JSONValue) throws(CKError) -> Data? {
+        guard let value = answer["clientChangeTokenData"] else { return nil }
+        guard case .string(let text) = value, let data = Data(base64Encoded: text) else {
+            throw RemoteFailure.error(
+                .serverResponseLost, "records/changes answered clientChangeTokenData that is not base64")
+        }
+        return data
     }
 
     /// One item of a zone's changes: a record, or a tombstone.

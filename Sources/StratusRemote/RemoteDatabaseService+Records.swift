@@ -14,11 +14,14 @@ extension RemoteDatabaseService {
         }
         let operations = try RemoteModifyPlan.operations(request, translator: translator)
         if let error = cancelled() { throw error }
-        let body: JSONValue = ["operations": .array(operations), "atomic": .bool(request.atomic)]
+        var body: [String: JSONValue] = ["operations": .array(operations), "atomic": .bool(request.atomic)]
+        if let data = request.clientChangeTokenData {
+            body["clientChangeTokenData"] = .string(data.base64EncodedString())
+        }
         // The operation ID makes the modify idempotent (decision 0014.11): a retry after a
         // dropped connection gets the first attempt's outcome, never a second application.
         let id = UUID().uuidString
-        let answer = try post("records/modify", body, headers: [("X-Stratus-Operation-ID", id)])
+        let answer = try post("records/modify", .object(body), headers: [("X-Stratus-Operation-ID", id)])
         let items = try items("records", of: answer, "records/modify")
         guard items.count == operations.count else {
             throw RemoteFailure.error(
@@ -48,24 +51,34 @@ extension RemoteDatabaseService {
         CKRecord.ID, Result<CKRecord, CKError>
     )] {
         var results: [CKRecord.ID: Result<CKRecord, CKError>] = [:]
-        for (zone, names) in Self.namesByZone(ids) {
-            var body: [String: JSONValue] = [
-                "zoneID": translator.dictionary(for: zone),
-                "records": .array(names.map { ["recordName": .string($0)] }),
-            ]
-            if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
-            let answer = try post("records/lookup", .object(body))
-            let items = try items("records", of: answer, "records/lookup")
-            guard items.count == names.count else {
-                throw RemoteFailure.error(
-                    .serverResponseLost, "records/lookup answered \(items.count) items for \(names.count) names")
-            }
-            for (name, item) in zip(names, items) {
-                let id = CKRecord.ID(recordName: name, zoneID: zone)
-                results[id] = isError(item) ? .failure(itemError(item)) : try fetched(item, zone: zone)
+        for (zone, all) in Self.namesByZone(ids) {
+            for names in all.chunked(400) {
+                try lookup(Array(names), in: zone, desiredKeys: desiredKeys, into: &results)
             }
         }
         return ids.map { ($0, results[$0] ?? .failure(RemoteFailure.error(.unknownItem, "record not found"))) }
+    }
+
+    /// One `records/lookup` of at most 400 `names` in `zone`, its results added to `results`.
+    private func lookup(
+        _ names: [String], in zone: CKRecordZone.ID, desiredKeys: [String]?,
+        into results: inout [CKRecord.ID: Result<CKRecord, CKError>]
+    ) throws {
+        var body: [String: JSONValue] = [
+            "zoneID": translator.dictionary(for: zone),
+            "records": .array(names.map { ["recordName": .string($0)] }),
+        ]
+        if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
+        let answer = try post("records/lookup", .object(body))
+        let items = try items("records", of: answer, "records/lookup")
+        guard items.count == names.count else {
+            throw RemoteFailure.error(
+                .serverResponseLost, "records/lookup answered \(items.count) items for \(names.count) names")
+        }
+        for (name, item) in zip(names, items) {
+            let id = CKRecord.ID(recordName: name, zoneID: zone)
+            results[id] = isError(item) ? .failure(itemError(item)) : try fetched(item, zone: zone)
+        }
     }
 
     /// A fetched record's answer as a record.

@@ -22,7 +22,8 @@ enum RecordsModify {
         let translator = call.translator
         let plan = try Plan(body, translator: translator)
         let request = ModifyRequest(
-            saves: plan.saves, deletes: plan.deletes, atomic: body.atomic ?? true, clientChangeTokenData: nil)
+            saves: plan.saves, deletes: plan.deletes, atomic: body.atomic ?? true,
+            clientChangeTokenData: try clientChangeTokenData(body))
         let outcome = try await call.modify(request)
         ServerMetrics.recordsSaved(outcome.saveResults.count { if case .success = $0.1 { true } else { false } })
         var out = JSONWriter(capacity: 512 * body.operations.count + 64)
@@ -36,6 +37,17 @@ enum RecordsModify {
             }
         }
         return JSONBody.response(out.bytes)
+    }
+
+    /// The request's `clientChangeTokenData` bytes, if it has one.
+    ///
+    /// - Throws: 400 `BAD_REQUEST` when the text is not base64.
+    private static func clientChangeTokenData(_ body: RecordsModifyRequest) throws(ServerError) -> Data? {
+        guard let text = body.clientChangeTokenData else { return nil }
+        guard let data = Data(base64Encoded: text) else {
+            throw .badRequest("clientChangeTokenData is not base64")
+        }
+        return data
     }
 
     /// Writes the answer to operation `index`: its record or tombstone, or its error.

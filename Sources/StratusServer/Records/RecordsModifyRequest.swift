@@ -21,6 +21,9 @@ struct RecordsModifyRequest: Decodable, Sendable {
     var desiredKeys: [String]?
     /// INT64 and DOUBLE values as strings in the response.
     var numbersAsStrings: Bool?
+    /// `CKModifyRecordsOperation.clientChangeTokenData` in base64 (Stratus's addition, decision
+    /// 0016.2): stored with the zones the modify changes, reported with their changes.
+    var clientChangeTokenData: String?
 }
 
 /// The body of `records/lookup` (Apple's *Fetching Records Using Record Names*).
