@@ -37,6 +37,10 @@ struct CLIServerLiveTests {
         let again = try await server.stratus("records", "fetch", "--zone", "Notes", "n2")
         #expect(again.output.contains("  title=Two\n"), "\(again.output)")
 
+        let traced = try await server.stratus("records", "fetch", "--zone", "Notes", "n1", "--log-level", "trace")
+        #expect(traced.status == 0, "\(traced.errorOutput)")
+        #expect(!traced.errorOutput.isEmpty && !server.leaksASecret(traced.output + traced.errorOutput))
+
         let missing = try await server.stratus("records", "fetch", "--zone", "Nowhere", "x")
         #expect(missing.status == 1)
         #expect(missing.errorOutput.hasPrefix("error: zoneNotFound: "), "\(missing.errorOutput)")

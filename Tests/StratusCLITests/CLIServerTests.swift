@@ -42,6 +42,14 @@ struct CLIServerTests {
         }
     }
 
+    @Test func tracingLogsNoToken() async throws {
+        let server = try CLIServer()
+        let run = try await server.stratus("long-lived", "list", "--log-level", "trace")
+        #expect(run.status == 1)
+        #expect(!run.errorOutput.isEmpty)
+        #expect(!server.leaksASecret(run.output + run.errorOutput))
+    }
+
     @Test func backendAndServerTogetherAreAUsageError() async throws {
         let server = try CLIServer()
         let run = try await server.stratus("zones", "list", "--backend", "memory:")
