@@ -2,7 +2,7 @@ public import Configuration
 public import StratusBackend
 
 /// Which backend and container Stratus uses, as configured: read from a JSON file and
-/// `STRATUS_*` environment variables by ``load(environment:configFile:)``, or from any
+/// `STRATUS_*` environment variables by ``load(environment:configFile:overrides:overridesOrigin:)``, or from any
 /// `ConfigReader` by ``init(config:)``.
 ///
 /// | Key | Environment variable | Default |

@@ -9,7 +9,7 @@ extension CKContainer {
     /// let shared = CKContainer(identifier: "iCloud.com.example.shared")   // on the server
     /// ```
     ///
-    /// Each container made is a new ``CKContainer/init(identifier:server:logger:)``; nothing is
+    /// Each container made is a new `CKContainer(identifier:server:logger:)`; nothing is
     /// sent before its first operation.
     public static func register(server: RemoteServer, forContainerIdentifier identifier: String) {
         register(
@@ -29,7 +29,7 @@ extension CKContainer {
     }
 
     /// The service factory of a remote container `identifier` on `server`: the one
-    /// ``CKContainer/init(identifier:server:logger:)`` gives its databases.
+    /// `CKContainer(identifier:server:logger:)` gives its databases.
     static func remoteServiceFactory(server: RemoteServer, identifier: String) -> DatabaseServiceFactory {
         let transport = RemoteTransport(server: server, containerIdentifier: identifier)
         let caller = RemoteCaller(transport: transport)
