@@ -76,7 +76,7 @@ struct CLIServerLiveTests {
         let database = try await server.stratus("changes", "database", "--json")
         #expect(database.status == 0, "\(database.errorOutput)")
         let zones = try #require(try json(database.output) as? [String: Any])
-        #expect("\(zones["changed"] ?? "")".contains("Notes"))
+        #expect((zones["changedZones"] as? [String])?.contains("Notes") == true, "\(database.output)")
     }
 
     @Test func exportAndImportThroughTheServer() async throws {
@@ -90,5 +90,31 @@ struct CLIServerLiveTests {
         let copy = try await server.stratus("query", "--zone", "Copy", "--type", "Note", "--sort", "priority", "--json")
         let records = try #require(try json(copy.output) as? [[String: Any]])
         #expect(records.map { $0["recordName"] as? String } == ["n1", "n2", "n3"])
+    }
+
+    @Test func refusedCredentialsAreNotAuthenticatedAndNeverShown() async throws {
+        let server = try CLIServer()
+        let bogus = "bogus-session-0ddba11-never-printed"
+        let file = server.workspace.appendingPathComponent("wrong.json").path
+        try #"{"apiToken": "\#(server.apiToken)", "webAuthToken": "\#(bogus)"}"#.write(
+            toFile: file, atomically: true, encoding: .utf8)
+        let run = try await StratusExecutable.run(
+            ["zones", "list", "--server", server.url, "--credentials-file", file, "--container", CLIServer.container],
+            in: server.workspace)
+        #expect(run.status == 1)
+        #expect(run.errorOutput.hasPrefix("error: notAuthenticated: "), "\(run.errorOutput)")
+        #expect(!server.leaksASecret(run.errorOutput) && !run.errorOutput.contains("0ddba11"))
+    }
+
+    @Test func theDemoRunsOnTheServer() async throws {
+        let server = try CLIServer()
+        let run = try await server.stratus("demo")
+        #expect(run.status == 0, "\(run.errorOutput)")
+        #expect(
+            run.lines.first
+                == "Stratus on stratusd at \(server.url) (development) — container \(CLIServer.container), private database"
+        )
+        #expect(run.output.contains("3 records changed since the beginning"))
+        #expect(!server.leaksASecret(run.output + run.errorOutput))
     }
 }

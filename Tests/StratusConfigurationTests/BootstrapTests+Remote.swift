@@ -14,7 +14,7 @@ extension BootstrapTests {
     /// remote container.
     private func aliceRecordName(_ server: LoopbackStratusd) async throws -> String {
         let explicit = CKContainer(
-            identifier: LoopbackStratusd.container,
+            identifier: server.container,
             server: RemoteServer(
                 url: server.daemon.baseURL,
                 credentials: .session(apiToken: server.apiToken, webAuthToken: server.session)))
@@ -30,34 +30,36 @@ extension BootstrapTests {
         #expect(configured.settings.usesRemoteServer)
 
         let container = CKContainer.default()
-        #expect(container.containerIdentifier == LoopbackStratusd.container)
+        #expect(container.containerIdentifier == server.container)
         // The user is the server's: only a remote container asks users/caller.
         let alice = try await aliceRecordName(server)
         #expect(try await container.userRecordID().recordName == alice)
-        let byIdentifier = CKContainer(identifier: LoopbackStratusd.container)
+        let byIdentifier = CKContainer(identifier: server.container)
         #expect(try await byIdentifier.userRecordID().recordName == alice)
         CKContainer.registerDefault(InMemoryBackend(store: InMemoryStore()))
     }
 
     @Test func aServerRegisteredForOneIdentifierLeavesTheDefaultLocal() async throws {
-        let server = try LoopbackStratusd()
+        // Its own identifier: a registration by identifier outlives the test and wins over the
+        // default that the other tests register.
+        let server = try LoopbackStratusd(container: "iCloud.com.example.registered")
         let local = InMemoryBackend(store: InMemoryStore())
         CKContainer.registerDefault(local, identifier: "iCloud.local")
         CKContainer.register(
             server: RemoteServer(
                 url: server.daemon.baseURL,
                 credentials: .session(apiToken: server.apiToken, webAuthToken: server.session)),
-            forContainerIdentifier: LoopbackStratusd.container)
+            forContainerIdentifier: server.container)
         let alice = try await aliceRecordName(server)
         let localUser = try await CKContainer(identifier: "iCloud.local", backend: local).userRecordID().recordName
         #expect(alice != localUser)
-        let remote = CKContainer(identifier: LoopbackStratusd.container)
+        let remote = CKContainer(identifier: server.container)
         #expect(try await remote.userRecordID().recordName == alice)
         let embedded = CKContainer.default()
         #expect(try await embedded.userRecordID().recordName == localUser)
         // Registering a backend for the identifier replaces the server.
-        CKContainer.register(local, forContainerIdentifier: LoopbackStratusd.container)
-        let replaced = CKContainer(identifier: LoopbackStratusd.container)
+        CKContainer.register(local, forContainerIdentifier: server.container)
+        let replaced = CKContainer(identifier: server.container)
         #expect(try await replaced.userRecordID().recordName == localUser)
     }
 
@@ -83,7 +85,7 @@ extension BootstrapTests {
         let saved = try await CKContainer.default().privateCloudDatabase.save(CKRecordZone(zoneName: "Configured"))
         #expect(saved.zoneID.zoneName == "Configured")
         let explicit = CKContainer(
-            identifier: LoopbackStratusd.container,
+            identifier: server.container,
             server: RemoteServer(
                 url: server.daemon.baseURL,
                 credentials: .session(apiToken: server.apiToken, webAuthToken: server.session)))

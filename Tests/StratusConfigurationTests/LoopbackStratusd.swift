@@ -5,24 +5,30 @@ import StratusTestSupport
 /// a session for `alice` made by `stratusd admin` before it starts, and a credentials file for
 /// them: what a configured remote default container reaches.
 final class LoopbackStratusd: Sendable {
-    static let container = "iCloud.com.example.configured"
+    /// The container's identifier when the test names none.
+    static let defaultContainer = "iCloud.com.example.configured"
+    /// The container on the server.
+    let container: String
     let daemon: StratusDaemonProcess
     let apiToken: String
     let session: String
     /// `{"apiToken": …, "webAuthToken": …}` of alice.
     let credentialsFile: String
 
-    init() throws {
+    /// A server with the container `container`. (A container registered by identifier stays
+    /// registered for the process, so a test that registers one names a container of its own.)
+    init(container: String = LoopbackStratusd.defaultContainer) throws {
+        self.container = container
         let directory = try TemporaryDirectory(prefix: "stratus-config-remote")
         func admin(_ arguments: [String]) throws -> String {
             let run = try runAdmin(arguments, in: directory)
             guard run.status == 0 else { throw StratusDaemonProcess.StartFailure(description: run.errors) }
             return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        _ = try admin(["container", "create", Self.container])
-        apiToken = try admin(["token", "create", "--container", Self.container, "--environment", "development"])
+        _ = try admin(["container", "create", container])
+        apiToken = try admin(["token", "create", "--container", container, "--environment", "development"])
         session = try admin([
-            "session", "create", "--container", Self.container, "--environment", "development", "--user", "alice",
+            "session", "create", "--container", container, "--environment", "development", "--user", "alice",
         ])
         credentialsFile = directory.appending("credentials.json").path
         try #"{"apiToken": "\#(apiToken)", "webAuthToken": "\#(session)"}"#.write(
@@ -34,7 +40,7 @@ final class LoopbackStratusd: Sendable {
     var environment: [String: String] {
         [
             "STRATUS_SERVER": daemon.baseURL.absoluteString, "STRATUS_SERVER_CREDENTIALS_FILE": credentialsFile,
-            "STRATUS_CONTAINER": Self.container,
+            "STRATUS_CONTAINER": container,
         ]
     }
 
