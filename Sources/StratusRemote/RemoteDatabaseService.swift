@@ -22,6 +22,9 @@ struct RemoteDatabaseService: DatabaseService {
         self.translator = WSRecordTranslator(callerRecordName: userRecordName)
     }
 
+    /// The server's journal of this user's long-lived operations (decision 0016.6).
+    var remoteJournal: (any RemoteLongLivedJournal)? { RemoteJournal(transport: transport) }
+
     /// `operation` on this database, retried by `retry`.
     func post(
         _ operation: String, _ body: JSONValue, headers: [(String, String)] = [], retry: RemoteRetry = .idempotent

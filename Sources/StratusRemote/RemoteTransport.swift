@@ -30,16 +30,36 @@ final class RemoteTransport: Sendable {
         _ scope: CKDatabase.Scope, _ operation: String, _ body: JSONValue, headers: [(String, String)] = [],
         retry: RemoteRetry = .idempotent
     ) throws(CKError) -> JSONValue {
-        let path = "database/1/\(containerIdentifier)/\(server.environment.rawValue)/\(scope.pathName)/\(operation)"
+        let path = databasePath(scope, operation)
         let bytes = body.serialized()
         return try retry.run { () throws(CKError) -> JSONValue in
-            try self.exchange(path: path, body: bytes, headers: headers)
+            try self.exchange(.POST, path: path, query: [], body: bytes, headers: headers, wait: 0)
         }
     }
 
+    /// `GET`s `/database/1/{container}/{environment}/{scope}/{operation}` with `query`, waiting
+    /// `wait` seconds longer than the request timeout (a long-poll), retrying by `retry`.
+    func get(
+        _ scope: CKDatabase.Scope, _ operation: String, query: [(String, String)] = [], wait: Double = 0,
+        retry: RemoteRetry = .idempotent
+    ) throws(CKError) -> JSONValue {
+        let path = databasePath(scope, operation)
+        return try retry.run { () throws(CKError) -> JSONValue in
+            try self.exchange(.GET, path: path, query: query, body: nil, headers: [], wait: wait)
+        }
+    }
+
+    /// The path of `operation` in the database of `scope`.
+    private func databasePath(_ scope: CKDatabase.Scope, _ operation: String) -> String {
+        "database/1/\(containerIdentifier)/\(server.environment.rawValue)/\(scope.pathName)/\(operation)"
+    }
+
     /// One request and its answer's JSON.
-    private func exchange(path: String, body: [UInt8], headers: [(String, String)]) throws(CKError) -> JSONValue {
-        let answer = try send(path: path, body: body, headers: headers)
+    private func exchange(
+        _ method: HTTPMethod, path: String, query: [(String, String)], body: [UInt8]?, headers: [(String, String)],
+        wait: Double
+    ) throws(CKError) -> JSONValue {
+        let answer = try send(method, path: path, query: query, body: body, headers: headers, wait: wait)
         let json: JSONValue
         do {
             json = try JSONValue.parse(answer.body)
@@ -56,15 +76,19 @@ final class RemoteTransport: Sendable {
     }
 
     /// One HTTP exchange: the status and body bytes.
-    private func send(path: String, body: [UInt8], headers: [(String, String)]) throws(CKError) -> (
-        status: Int, body: [UInt8]
-    ) {
+    private func send(
+        _ method: HTTPMethod, path: String, query: [(String, String)], body: [UInt8]?, headers: [(String, String)],
+        wait: Double
+    ) throws(CKError) -> (status: Int, body: [UInt8]) {
         do {
-            var request = try HTTPClient.Request(url: url(path), method: .POST)
-            request.headers.add(name: "Content-Type", value: "application/json")
+            var request = try HTTPClient.Request(url: url(path, query), method: method)
             for (name, value) in headers { request.headers.add(name: name, value: value) }
-            request.body = .bytes(body)
-            let deadline = NIODeadline.now() + .nanoseconds(server.requestTimeout.nanoseconds)
+            if let body {
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(body)
+            }
+            let timeout = server.requestTimeout.nanoseconds + Int64(wait * 1_000_000_000)
+            let deadline = NIODeadline.now() + .nanoseconds(timeout)
             let response = try client.execute(request: request, deadline: deadline).wait()
             let bytes = response.body.map { Array($0.readableBytesView) } ?? []
             return (Int(response.status.code), bytes)
@@ -73,15 +97,15 @@ final class RemoteTransport: Sendable {
         }
     }
 
-    /// The absolute URL of `path`, with the credentials' query items.
-    private func url(_ path: String) -> String {
+    /// The absolute URL of `path`, with `query` and the credentials' query items.
+    private func url(_ path: String, _ query: [(String, String)]) -> String {
         var components = URLComponents()
-        components.queryItems = server.credentials.queryItems.map { URLQueryItem(name: $0.0, value: $0.1) }
+        components.queryItems = (query + server.credentials.queryItems).map { URLQueryItem(name: $0.0, value: $0.1) }
         let base =
             server.url.absoluteString.hasSuffix("/") ? server.url.absoluteString : server.url.absoluteString + "/"
         // `+` is legal in a query but read as a space by some servers: encode it too.
-        let query = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B") ?? ""
-        return base + path + "?" + query
+        let encoded = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B") ?? ""
+        return base + path + "?" + encoded
     }
 }
 

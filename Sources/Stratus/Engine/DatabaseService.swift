@@ -62,11 +62,18 @@ package protocol DatabaseService: Sendable {
     /// The local engine's view of the same database, for the engine-only features listed
     /// above; `nil` (the default) for a service that reaches its engine over a network.
     var localContext: DatabaseContext? { get }
+
+    /// Where long-lived operations go when the engine is a server's (decision 0016.6): the
+    /// server persists and runs them, and the operation streams their callbacks. `nil` (the
+    /// default) for a local engine, whose journal is ``localContext``'s.
+    var remoteJournal: (any RemoteLongLivedJournal)? { get }
 }
 
 extension DatabaseService {
     /// No local engine: the engine-only features are unavailable.
     package var localContext: DatabaseContext? { nil }
+    /// No server journal.
+    package var remoteJournal: (any RemoteLongLivedJournal)? { nil }
 }
 
 extension DatabaseContext: DatabaseService {

@@ -19,9 +19,16 @@ extension CKContainer {
         return entries.filter { !announcing.contains($0.id) }
     }
 
+    /// The server's journal, when the container's engine is a server's (decision 0016.6).
+    private func remoteJournal() throws -> (any RemoteLongLivedJournal)? {
+        guard databaseServiceFactory != nil else { return nil }
+        return try privateCloudDatabase.service().remoteJournal
+    }
+
     /// The IDs of the outstanding long-lived operations, oldest first.
     func outstandingLongLivedOperationIDs() throws -> [CKOperation.ID] {
-        try outstandingEntries().map(\.id)
+        if let remote = try remoteJournal() { return try remote.outstandingIDs() }
+        return try outstandingEntries().map(\.id)
     }
 
     /// The journal's status of the outstanding operation `id`.
@@ -44,6 +51,10 @@ extension CKContainer {
 
     /// A proxy of the outstanding operation `id`, configured from its journaled request.
     func longLivedProxy(_ id: CKOperation.ID) throws -> CKOperation? {
+        if let remote = try remoteJournal() {
+            guard let entry = try remote.lookup(id) else { return nil }
+            return try proxy(id, kind: entry.operationClass, scope: entry.scope, request: entry.request)
+        }
         guard let entry = try outstandingEntries().first(where: { $0.id == id }) else { return nil }
         let context = try journalContext()
         guard let operation = LongLivedOperationKinds.make(entry.header.kind),
@@ -59,13 +70,33 @@ extension CKContainer {
                 "long-lived operation \(id) is a \(entry.header.kind), which this version of Stratus cannot resume")
         }
         guard let request = try context.journal.request(id) else { return nil }
+        return try configure(operation, id, kind: entry.header.kind, scope: scope, request: request)
+    }
+
+    /// A proxy of a server's operation `id` of class `kind` (decision 0016.6).
+    private func proxy(_ id: CKOperation.ID, kind: String, scope: CKDatabase.Scope, request: [UInt8]) throws
+        -> CKOperation
+    {
+        guard let operation = LongLivedOperationKinds.make(kind) else {
+            throw CKError.make(
+                .incompatibleVersion,
+                "long-lived operation \(id) is a \(kind), which this version of Stratus cannot resume")
+        }
+        return try configure(operation, id, kind: kind, scope: scope, request: request)
+    }
+
+    /// `operation` configured from its journaled `request` as the proxy of `id`.
+    private func configure(
+        _ operation: any LongLivedOperation, _ id: CKOperation.ID, kind: String, scope: CKDatabase.Scope,
+        request: [UInt8]
+    ) throws -> CKOperation {
         var reader = ByteReader(request)
         do {
             try operation.decodeRequest(from: &reader)
         } catch {
             logger.error(
                 "long-lived journal entry's request is damaged; the operation cannot be resumed",
-                metadata: [LogKey.operationID: "\(id)", LogKey.operationKind: "\(entry.header.kind)"])
+                metadata: [LogKey.operationID: "\(id)", LogKey.operationKind: "\(kind)"])
             throw CKError.make(.internalError, "the journaled request of long-lived operation \(id) is damaged")
         }
         operation.operationID = id

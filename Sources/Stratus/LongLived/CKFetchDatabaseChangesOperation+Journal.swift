@@ -49,7 +49,7 @@ extension CKFetchDatabaseChangesOperation: LongLivedOperation {
             }
         }
 
-        static func decode(from reader: inout ByteReader, context: DatabaseContext) throws -> Event {
+        static func decode(from reader: inout ByteReader, context: DatabaseContext?) throws -> Event {
             switch try reader.readByte() {
             case 1: return .changed(try reader.readZoneID())
             case 2:

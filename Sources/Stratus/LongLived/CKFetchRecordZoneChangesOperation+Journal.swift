@@ -104,7 +104,7 @@ extension CKFetchRecordZoneChangesOperation: LongLivedOperation {
             }
         }
 
-        static func decode(from reader: inout ByteReader, context: DatabaseContext) throws -> Event {
+        static func decode(from reader: inout ByteReader, context: DatabaseContext?) throws -> Event {
             switch try reader.readByte() {
             case 1: return .changed(try reader.readRecord(materializingIn: context))
             case 2: return .deleted(try reader.readRecordID(), try reader.readString())

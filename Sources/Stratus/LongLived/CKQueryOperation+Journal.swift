@@ -42,7 +42,7 @@ extension CKQueryOperation: LongLivedOperation {
             }
         }
 
-        static func decode(from reader: inout ByteReader, context: DatabaseContext) throws -> Event {
+        static func decode(from reader: inout ByteReader, context: DatabaseContext?) throws -> Event {
             switch try reader.readByte() {
             case 1: return .matched(try reader.readRecord(materializingIn: context))
             case 2: return .finished(.success(try reader.readOptionalCursor()))

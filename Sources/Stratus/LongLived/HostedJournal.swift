@@ -109,6 +109,11 @@ package struct HostedJournal: Sendable {
         try journal.outstanding(now: now, retention: engine.journalState.retention).map(\.id)
     }
 
+    /// The journaled request of `id`, in the journal's encoding (0006.9).
+    package func request(_ id: String) throws -> [UInt8]? {
+        try journal.request(id)
+    }
+
     /// Up to `limit` journaled callbacks of `id` from sequence `from`, in the journal's encoding.
     package func events(_ id: String, from: Int64, limit: Int) throws -> [(sequence: Int64, bytes: [UInt8])] {
         try journal.events(id, from: from, limit: limit)

@@ -24,7 +24,7 @@ enum ItemFetchEvent<ID: JournalItem, Item: JournalItem>: OperationEvent {
         }
     }
 
-    static func decode(from reader: inout ByteReader, context: DatabaseContext) throws -> Self {
+    static func decode(from reader: inout ByteReader, context: DatabaseContext?) throws -> Self {
         switch try reader.readByte() {
         case 1:
             return .item(

@@ -6,13 +6,13 @@ protocol JournalItem {
     /// Writes the value for the journal.
     func write(to writer: inout ByteWriter)
     /// Reads a value written by ``write(to:)``; `context` re-materializes a record's assets.
-    static func read(from reader: inout ByteReader, context: DatabaseContext) throws -> Self
+    static func read(from reader: inout ByteReader, context: DatabaseContext?) throws -> Self
 }
 
 extension CKRecord.ID: JournalItem {
     func write(to writer: inout ByteWriter) { writer.write(recordID: self) }
 
-    static func read(from reader: inout ByteReader, context: DatabaseContext) throws -> CKRecord.ID {
+    static func read(from reader: inout ByteReader, context: DatabaseContext?) throws -> CKRecord.ID {
         try reader.readRecordID()
     }
 }
@@ -20,7 +20,7 @@ extension CKRecord.ID: JournalItem {
 extension CKRecord: JournalItem {
     func write(to writer: inout ByteWriter) { writer.write(record: self) }
 
-    static func read(from reader: inout ByteReader, context: DatabaseContext) throws -> CKRecord {
+    static func read(from reader: inout ByteReader, context: DatabaseContext?) throws -> CKRecord {
         try reader.readRecord(materializingIn: context)
     }
 }
@@ -28,7 +28,7 @@ extension CKRecord: JournalItem {
 extension CKRecordZone.ID: JournalItem {
     func write(to writer: inout ByteWriter) { writer.write(zoneID: self) }
 
-    static func read(from reader: inout ByteReader, context: DatabaseContext) throws -> CKRecordZone.ID {
+    static func read(from reader: inout ByteReader, context: DatabaseContext?) throws -> CKRecordZone.ID {
         try reader.readZoneID()
     }
 }
@@ -36,7 +36,7 @@ extension CKRecordZone.ID: JournalItem {
 extension CKRecordZone: JournalItem {
     func write(to writer: inout ByteWriter) { writer.write(zone: self) }
 
-    static func read(from reader: inout ByteReader, context: DatabaseContext) throws -> CKRecordZone {
+    static func read(from reader: inout ByteReader, context: DatabaseContext?) throws -> CKRecordZone {
         try reader.readZone()
     }
 }
@@ -45,7 +45,7 @@ extension CKRecordZone: JournalItem {
 extension String: JournalItem {
     func write(to writer: inout ByteWriter) { writer.write(self) }
 
-    static func read(from reader: inout ByteReader, context: DatabaseContext) throws -> String {
+    static func read(from reader: inout ByteReader, context: DatabaseContext?) throws -> String {
         try reader.readString()
     }
 }
@@ -55,7 +55,7 @@ extension String: JournalItem {
 extension CKSubscription: JournalItem {
     func write(to writer: inout ByteWriter) { writer.write(subscription: self) }
 
-    static func read(from reader: inout ByteReader, context: DatabaseContext) throws -> Self {
+    static func read(from reader: inout ByteReader, context: DatabaseContext?) throws -> Self {
         guard let subscription = try reader.readSubscription() as? Self else { throw EngineError.corruptValue }
         return subscription
     }

@@ -9,7 +9,7 @@ protocol OperationEvent {
     /// Writes the event for the journal.
     func encode(to writer: inout ByteWriter)
     /// Reads an event written by ``encode(to:)``; `context` re-materializes fetched assets.
-    static func decode(from reader: inout ByteReader, context: DatabaseContext) throws -> Self
+    static func decode(from reader: inout ByteReader, context: DatabaseContext?) throws -> Self
     /// Whether the operation checks for cancellation before delivering this event (where a
     /// cancelled operation stops delivering, as it did before journaling existed).
     var isCancellationPoint: Bool { get }

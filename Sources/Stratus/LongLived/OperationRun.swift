@@ -190,6 +190,11 @@ extension CKDatabaseOperation {
         let session: JournalSession?
         do {
             service = try databaseService()
+            if let journal = service.remoteJournal, runsOnServer {
+                RemoteOperationRun(operation: self, journal: journal, scope: service.scope, deliver: deliver, log: log)
+                    .run()
+                return
+            }
             session = try openJournal(service)
         } catch {
             let failure = CKError.fromStore(error)
@@ -198,6 +203,12 @@ extension CKDatabaseOperation {
             return
         }
         OperationRun(operation: self, service: service, session: session, deliver: deliver, log: log).run(work: work)
+    }
+
+    /// Whether a server runs this operation rather than this process (decision 0016.6): a
+    /// long-lived operation of a remote container, or a proxy of one.
+    private var runsOnServer: Bool {
+        longLived.origin != nil || (longLived.isLongLivedAtStart && self is any LongLivedOperation)
     }
 
     /// The journal entry of this run: a proxy's existing one, a new one for an operation that

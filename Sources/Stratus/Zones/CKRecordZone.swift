@@ -46,7 +46,7 @@ public final class CKRecordZone: NSObject, NSCopying, NSSecureCoding, @unchecked
         self.capabilities = []
     }
 
-    init(zoneID: CKRecordZone.ID, capabilities: Capabilities) {
+    package init(zoneID: CKRecordZone.ID, capabilities: Capabilities) {
         self.zoneID = zoneID
         self.capabilities = capabilities
     }

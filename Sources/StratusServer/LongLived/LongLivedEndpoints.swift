@@ -7,12 +7,14 @@ internal import StratusWebServices
 /// (decision 0014.8–9). Each answers from the caller's own journal (its namespace in this
 /// container and environment), so another user's operation ID is simply not there: 404.
 enum LongLivedEndpoints {
-    static let all = [submit, list, events, cancel, delivered]
+    static let all = [submit, list, lookup, events, cancel, delivered]
 
     static let submit = DatabaseOperation(
         name: "stratus/operations/submit", methods: [.post], writes: true, handle: handleSubmit)
     static let list = DatabaseOperation(
         name: "stratus/operations", methods: [.get], writes: true, handle: handleList)
+    static let lookup = DatabaseOperation(
+        name: "stratus/operations/:id", methods: [.get], writes: true, handle: handleLookup)
     static let events = DatabaseOperation(
         name: "stratus/operations/:id/events", methods: [.get], writes: true, handle: LongLivedEvents.handle)
     static let cancel = DatabaseOperation(
@@ -54,6 +56,25 @@ enum LongLivedEndpoints {
     static func handleList(_ call: DatabaseCall) async throws -> Response {
         let ids = try await call.withJournal { try $0.outstandingIDs() }
         return call.respond(["operationIDs": .array(ids.map { .string($0) })])
+    }
+
+    /// One outstanding operation with its request, for a proxy (`fetchLongLivedOperation(withID:)`):
+    /// 404 for an ID the caller has not submitted as long-lived, or whose final callback was
+    /// delivered, or that was cancelled.
+    static func handleLookup(_ call: DatabaseCall) async throws -> Response {
+        let id = call.operationID
+        let (status, request) = try await call.withJournal { journal in
+            guard let status = try journal.status(id), status.isListed,
+                status.state == .running || status.state == .completed,
+                let request = try journal.request(id)
+            else { throw ServerError.unknownOperation(id) }
+            return (status, request)
+        }
+        var answer = fields(status)
+        answer["operationClass"] = .string(status.operationClass)
+        answer["database"] = .string(status.scope?.name ?? "")
+        answer["request"] = .string(Data(request).base64EncodedString())
+        return call.respond(.object(answer))
     }
 
     /// Cancels the operation (0006.8): it leaves the list, and its run stops at its next

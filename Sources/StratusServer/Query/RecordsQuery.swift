@@ -13,8 +13,13 @@ enum RecordsQuery {
         let translator = call.translator
         let zone = body.zoneID.map(translator.zoneID(from:))
         let searched: CKRecordZone.ID? = zone ?? (body.zoneWide == true ? nil : .default)
-        let query = try WSQueryTranslator(translator: translator, zone: zone ?? .default)
-            .query(from: body.query, path: "query")
+        let query: CKQuery
+        do throws(WSTranslationError) {
+            query = try WSQueryTranslator(translator: translator, zone: zone ?? .default)
+                .query(from: body.query, path: "query")
+        } catch {
+            throw ServerError.badRequest(error.reason)
+        }
         let cursor = try body.continuationMarker.map { text throws(ServerError) in
             try SyncTokenText.decode(text, name: "continuationMarker")
         }

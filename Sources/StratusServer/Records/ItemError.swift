@@ -11,19 +11,12 @@ enum ItemError {
         _ error: CKError, recordName: String, requestID: String, isCreate: Bool = false,
         translator: WSRecordTranslator, numbersAsStrings: Bool
     ) -> JSONValue {
-        var code = ErrorTable.row(for: error.code).serverErrorCode
-        if isCreate && error.code == .serverRecordChanged { code = "EXISTS" }
-        var members: [String: JSONValue] = [
-            "recordName": .string(recordName),
-            "serverErrorCode": .string(code),
-            "reason": .string(
-                ErrorTable.mayShowReason(of: error) ? error.localizedDescription : "the server failed on this item"),
-            "uuid": .string(requestID),
-            "stratusErrorCode": .string(error.code.name),
-        ]
-        members["retryAfter"] = ErrorTable.retryAfter(for: error).map { .integer(Int64($0)) }
+        var members = WSErrorWriter.members(
+            for: error, uuid: requestID, hiddenReason: "the server failed on this item")
+        members["recordName"] = .string(recordName)
+        if isCreate && error.code == .serverRecordChanged { members["serverErrorCode"] = "EXISTS" }
         if let server = error.serverRecord {
-            members["serverRecord"] = translator.dictionary(
+            members[WSErrorWriter.serverRecordKey] = translator.dictionary(
                 for: server, numbersAsStrings: numbersAsStrings, desiredKeys: nil)
         }
         return .object(members)

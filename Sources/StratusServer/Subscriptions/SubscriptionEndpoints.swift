@@ -69,14 +69,9 @@ enum SubscriptionEndpoints {
 
     /// `{subscriptionID, serverErrorCode, reason, uuid, stratusErrorCode, retryAfter?}`.
     static func errorDictionary(_ error: CKError, id: String, call: DatabaseCall) -> JSONValue {
-        var members: [String: JSONValue] = [
-            "subscriptionID": .string(id),
-            "serverErrorCode": .string(ErrorTable.row(for: error.code).serverErrorCode),
-            "reason": .string(
-                ErrorTable.mayShowReason(of: error) ? error.localizedDescription : "the server failed on this item"),
-            "uuid": .string(call.requestID), "stratusErrorCode": .string(error.code.name),
-        ]
-        members["retryAfter"] = ErrorTable.retryAfter(for: error).map { .integer(Int64($0)) }
+        var members = WSErrorWriter.members(
+            for: error, uuid: call.requestID, hiddenReason: "the server failed on this item")
+        members["subscriptionID"] = .string(id)
         return .object(members)
     }
 }

@@ -72,10 +72,7 @@ enum ZoneEndpoints {
     {
         switch result {
         case .success(let zone):
-            return [
-                "zoneID": call.translator.dictionary(for: zone.zoneID),
-                "atomic": .bool(zone.capabilities.contains(.atomic)),
-            ]
+            return WSZoneCoding.dictionary(for: zone, translator: call.translator)
         case .failure(let error):
             return errorDictionary(error, zone: id, call: call)
         }
@@ -83,14 +80,9 @@ enum ZoneEndpoints {
 
     /// A zone's error dictionary: `{zoneID, serverErrorCode, reason, uuid}`.
     static func errorDictionary(_ error: CKError, zone: CKRecordZone.ID, call: DatabaseCall) -> JSONValue {
-        var members: [String: JSONValue] = [
-            "zoneID": call.translator.dictionary(for: zone),
-            "serverErrorCode": .string(ErrorTable.row(for: error.code).serverErrorCode),
-            "reason": .string(
-                ErrorTable.mayShowReason(of: error) ? error.localizedDescription : "the server failed on this zone"),
-            "uuid": .string(call.requestID), "stratusErrorCode": .string(error.code.name),
-        ]
-        members["retryAfter"] = ErrorTable.retryAfter(for: error).map { .integer(Int64($0)) }
+        var members = WSErrorWriter.members(
+            for: error, uuid: call.requestID, hiddenReason: "the server failed on this zone")
+        members["zoneID"] = call.translator.dictionary(for: zone)
         return .object(members)
     }
 }

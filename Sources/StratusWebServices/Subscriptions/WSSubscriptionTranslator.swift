@@ -1,17 +1,22 @@
 import Foundation
-internal import Stratus
-internal import StratusWebServices
+package import Stratus
 
 /// Subscription dictionaries in, as the engine's `CKSubscription`s. The engine decides which
 /// database takes which kind (``DatabaseContext/modifySubscriptions(saving:deleting:journal:)``).
-struct WSSubscriptionTranslator {
-    var translator: WSRecordTranslator
+package struct WSSubscriptionTranslator: Sendable {
+    /// Reads and writes zone IDs and the filters' values.
+    package var translator: WSRecordTranslator
+
+    /// A subscription translator.
+    package init(translator: WSRecordTranslator) {
+        self.translator = translator
+    }
 
     /// The subscription a dictionary describes.
     ///
     /// - Throws: ``WSTranslationError`` naming the key at fault (`subscriptionID`,
     ///   `subscriptionType`, `query`, `zoneID`, `firesOn`) or the filter.
-    func subscription(from dictionary: WSSubscriptionDictionary) throws(WSTranslationError) -> CKSubscription {
+    package func subscription(from dictionary: WSSubscriptionDictionary) throws(WSTranslationError) -> CKSubscription {
         guard let id = dictionary.subscriptionID, !id.isEmpty else {
             throw WSTranslationError(field: "subscriptionID", reason: "subscriptionID is required")
         }
@@ -41,7 +46,7 @@ struct WSSubscriptionTranslator {
         }
         let zone = dictionary.zoneID.map(translator.zoneID(from:))
         let predicate: NSPredicate
-        do throws(ServerError) {
+        do throws(WSTranslationError) {
             predicate = try WSQueryTranslator(translator: translator, zone: zone ?? .default)
                 .predicate(query.filterBy, path: "query")
         } catch {

@@ -1,18 +1,20 @@
 import Foundation
-internal import Stratus
-internal import StratusWebServices
+package import Stratus
 
 /// Subscriptions out, as subscription dictionaries.
 extension WSSubscriptionTranslator {
     /// `{subscriptionID, subscriptionType, query?, zoneID?, firesOn?, firesOnce?, zoneWide?,
     /// notificationInfo?}` of `subscription`. A query subscription's predicate is written back
-    /// as `filterBy` (``WSFilterWriter``).
-    func dictionary(for subscription: CKSubscription) -> JSONValue {
+    /// as `filterBy` (``WSFilterWriter``); one saved through the embedded API with a predicate
+    /// filters cannot express (`OR`, …) is written without `filterBy`. This is also a
+    /// subscriptions/modify operation's `subscription`.
+    package func dictionary(for subscription: CKSubscription) -> JSONValue {
         var members: [String: JSONValue] = ["subscriptionID": .string(subscription.subscriptionID)]
         if let query = subscription as? CKQuerySubscription {
             members["subscriptionType"] = "query"
             var queryMembers: [String: JSONValue] = ["recordType": .string(query.recordType ?? "")]
-            queryMembers["filterBy"] = WSFilterWriter(translator: translator).filters(for: query.predicate)
+            queryMembers["filterBy"] = (try? WSFilterWriter(translator: translator).filters(for: query.predicate))
+                .map(JSONValue.array)
             members["query"] = .object(queryMembers)
             members["zoneID"] = query.zoneID.map { translator.dictionary(for: $0) }
             members["zoneWide"] = .bool(query.zoneID == nil)

@@ -1,21 +1,29 @@
 import Foundation
-internal import Stratus
-internal import StratusWebServices
+package import Stratus
 
 /// Turns a query dictionary into the engine's `CKQuery`: filters into one predicate format
 /// with arguments (`NSPredicate(format:argumentArray:)`, ANDed, as Apple's filters are), sorts
 /// into sort descriptors. It only translates: what the predicate means, and whether the engine
-/// can run it, is the engine's to decide (decision 0005).
-struct WSQueryTranslator {
-    var translator: WSRecordTranslator
+/// can run it, is the engine's to decide (decision 0005). ``dictionary(for:)`` is the client's
+/// direction, CKQuery to query dictionary.
+package struct WSQueryTranslator: Sendable {
+    /// Reads and writes the filters' values.
+    package var translator: WSRecordTranslator
     /// The zone references without a `zoneID` point into: the query's zone, else the default.
-    var zone: CKRecordZone.ID
+    package var zone: CKRecordZone.ID
+
+    /// A query translator whose references without a `zoneID` point into `zone`.
+    package init(translator: WSRecordTranslator, zone: CKRecordZone.ID = .default) {
+        self.translator = translator
+        self.zone = zone
+    }
 
     /// The engine's query for `dictionary`, with errors naming `path` (such as `query`).
     ///
-    /// - Throws: 400 `BAD_REQUEST` naming the filter or sort and what is wrong with it: an
-    ///   unknown or unsupported comparator, a missing field name, a value not of its type.
-    func query(from dictionary: WSQueryDictionary, path: String) throws(ServerError) -> CKQuery {
+    /// - Throws: ``WSTranslationError`` whose reason names the filter or sort (`query.filterBy[0]:
+    ///   …`) and what is wrong with it: an unknown or unsupported comparator, a missing field
+    ///   name, a value not of its type (the server answers 400 `BAD_REQUEST` with it).
+    package func query(from dictionary: WSQueryDictionary, path: String) throws(WSTranslationError) -> CKQuery {
         let query = CKQuery(
             recordType: dictionary.recordType, predicate: try predicate(dictionary.filterBy, path: path))
         var descriptors: [NSSortDescriptor] = []
@@ -23,7 +31,7 @@ struct WSQueryTranslator {
             do throws(WSTranslationError) {
                 descriptors.append(try descriptor(sort))
             } catch {
-                throw .badRequest("\(path).sortBy[\(index)]: \(error.reason)")
+                throw WSTranslationError(field: error.field, reason: "\(path).sortBy[\(index)]: \(error.reason)")
             }
         }
         if !descriptors.isEmpty { query.sortDescriptors = descriptors }
@@ -31,7 +39,11 @@ struct WSQueryTranslator {
     }
 
     /// The filters ANDed into one predicate; `TRUEPREDICATE` for none.
-    func predicate(_ filters: [WSQueryDictionary.Filter]?, path: String) throws(ServerError) -> NSPredicate {
+    ///
+    /// - Throws: ``WSTranslationError`` whose reason names the filter (`query.filterBy[0]: …`).
+    package func predicate(_ filters: [WSQueryDictionary.Filter]?, path: String) throws(WSTranslationError)
+        -> NSPredicate
+    {
         var formats: [String] = []
         var arguments: [Any] = []
         for (index, filter) in (filters ?? []).enumerated() {
@@ -40,7 +52,7 @@ struct WSQueryTranslator {
                 formats.append("(\(format))")
                 arguments += values
             } catch {
-                throw .badRequest("\(path).filterBy[\(index)]: \(error.reason)")
+                throw WSTranslationError(field: error.field, reason: "\(path).filterBy[\(index)]: \(error.reason)")
             }
         }
         guard !formats.isEmpty else { return NSPredicate(value: true) }

@@ -1,0 +1,115 @@
+import Foundation
+
+/// One run of a long-lived operation whose engine is a server's (decision 0016.6): the server
+/// persists the operation, runs it and journals its callbacks; this run submits it (unless it
+/// is a proxy of one already submitted), calls `longLivedOperationWasPersistedBlock` once the
+/// server holds it, then delivers the journaled callbacks in order as they come — replay, then
+/// live — and tells the server when the final one was delivered. The work never runs here, so
+/// the app may exit at any point: another process's proxy delivers what this one did not.
+struct RemoteOperationRun<Event: OperationEvent> {
+    let operation: CKDatabaseOperation
+    let journal: any RemoteLongLivedJournal
+    let scope: CKDatabase.Scope
+    let deliver: (Event) -> Void
+    let log: OperationLog
+
+    /// How long one events request waits for the next callback: short enough that a cancelled
+    /// operation notices within it.
+    static var pollSeconds: Double { 5 }
+
+    /// Submits (an operation the app made) or resumes (a proxy), then delivers every callback.
+    func run() {
+        if operation.longLived.origin == nil {
+            guard submit() else { return }
+        } else {
+            log.resuming()
+        }
+        var next: Int64 = 0
+        while true {
+            if let error = operation.cancellationError {
+                stop(cancelled: error)
+                return
+            }
+            let page: RemoteJournalPage
+            do {
+                page = try journal.events(operation.operationID, from: next, wait: Self.pollSeconds)
+            } catch {
+                fail(CKError.fromStore(error))
+                return
+            }
+            for (sequence, bytes) in page.events {
+                guard sequence == next, let event = decode(bytes, sequence) else { return }
+                next += 1
+                guard deliverOne(event) else { return }
+            }
+            if page.events.isEmpty && !page.isRunning {
+                fail(
+                    .make(
+                        .internalError,
+                        "long-lived operation \(operation.operationID) ended on the server without its final callback"))
+                return
+            }
+        }
+    }
+
+    /// Persists the operation on the server, then announces it; returns whether it was.
+    private func submit() -> Bool {
+        do {
+            let submission = try LongLivedSubmission(encoding: operation)
+            try journal.submit(operation.operationID, scope: scope, submission: submission)
+        } catch let error as LongLivedSubmissionError {
+            fail(.make(.invalidArguments, error.reason))
+            return false
+        } catch {
+            fail(CKError.fromStore(error))
+            return false
+        }
+        operation.longLivedOperationWasPersistedBlock?()
+        return true
+    }
+
+    /// The event journaled as `bytes`, or `nil` after failing the operation when it cannot be
+    /// read.
+    private func decode(_ bytes: [UInt8], _ sequence: Int64) -> Event? {
+        var reader = ByteReader(bytes)
+        guard let event = try? Event.decode(from: &reader, context: nil), reader.remaining == 0 else {
+            log.journalDamaged(at: sequence)
+            fail(
+                .make(
+                    .internalError,
+                    "callback \(sequence) of long-lived operation \(operation.operationID) cannot be read"))
+            return nil
+        }
+        return event
+    }
+
+    /// Delivers one event; returns whether the operation goes on (not cancelled, not final).
+    private func deliverOne(_ event: Event) -> Bool {
+        if event.isCancellationPoint, let error = operation.cancellationError {
+            stop(cancelled: error)
+            return false
+        }
+        log.note(event.logRole)
+        if event.isFinal { log.finish() }
+        deliver(event)
+        if event.isFinal {
+            // Not recorded: the operation stays listed and a later proxy delivers it again,
+            // rather than losing it.
+            try? journal.markDelivered(operation.operationID)
+            return false
+        }
+        return true
+    }
+
+    /// Ends a cancelled operation: the server stops it, then the final callback reports it.
+    private func stop(cancelled error: CKError) {
+        try? journal.cancel(operation.operationID)
+        fail(error)
+    }
+
+    /// Delivers the operation's final callback with `error`.
+    private func fail(_ error: CKError) {
+        log.finish(failingWith: error)
+        operation.deliverCompletion(error: error)
+    }
+}
