@@ -117,4 +117,23 @@ struct CLIServerLiveTests {
         #expect(run.output.contains("3 records changed since the beginning"))
         #expect(!server.leaksASecret(run.output + run.errorOutput))
     }
+
+    /// `list` and `cancel` reach the server's journal (decision 0016.6); `show` needs
+    /// `longLivedOperationStatus(for:)`, which reads only a local journal so far, and fails
+    /// with the remote container's error.
+    @Test func longLivedCommandsReachTheServersJournal() async throws {
+        let server = try CLIServer()
+        let listed = try await server.stratus("long-lived", "list", "--json")
+        #expect(listed.status == 0, "\(listed.errorOutput)")
+        #expect(try json(listed.output) as? [Any] != nil)
+        let shown = try await server.stratus("long-lived", "show", "3C6B1E2A")
+        #expect(shown.status == 1)
+        #expect(
+            shown.errorOutput
+                == "error: internalError: long-lived operations needs a local engine; this container's database has none\n"
+        )
+        let cancelled = try await server.stratus("long-lived", "cancel", "3C6B1E2A")
+        #expect(cancelled.status == 1)
+        #expect(cancelled.errorOutput == "error: unknownItem: no long-lived operation has ID '3C6B1E2A'\n")
+    }
 }
