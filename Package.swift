@@ -117,6 +117,8 @@ let package = Package(
             name: "StratusConfiguration",
             dependencies: [
                 "Stratus", "StratusBackend", "StratusSQLite", "StratusInMemory", "StratusLMDB",
+                // A remote default container when `server` is configured (decision 0016.4).
+                "StratusRemote",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -127,7 +129,7 @@ let package = Package(
             name: "StratusCLI",
             dependencies: [
                 "Stratus", "StratusBackend", "StratusConfiguration", "StratusConformance", "StratusSQLite",
-                "StratusWebServices",
+                "StratusWebServices", "StratusRemote",
                 "StratusInMemory", "StratusPostgreSQL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -196,13 +198,20 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusConfigurationTests",
-            dependencies: ["StratusConfiguration", "StratusBackend", "StratusSQLite", "StratusInMemory"],
+            dependencies: [
+                "StratusConfiguration", "StratusBackend", "StratusSQLite", "StratusInMemory",
+                // A remote default container against a stratusd on loopback.
+                "Stratus", "StratusRemote", "StratusTestSupport", "stratusd",
+            ],
             swiftSettings: strictSettings
         ),
-        // Runs the built `stratus` executable against temporary stores.
+        // Runs the built `stratus` executable against temporary stores, and against a `stratusd`
+        // on loopback with --server.
         .testTarget(
             name: "StratusCLITests",
-            dependencies: ["StratusCLI", "Stratus", "StratusConformance", "StratusSQLite", "StratusTestSupport"],
+            dependencies: [
+                "StratusCLI", "Stratus", "StratusConformance", "StratusSQLite", "StratusTestSupport", "stratusd",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -9,7 +9,9 @@ struct StratusTool: AsyncParsableCommand {
         abstract: "CloudKit zones, records, queries, changes and tests on a Stratus backend.",
         discussion: """
             The backend is the configured one (STRATUS_BACKEND, the configuration file, or SQLite in \
-            ./.stratus/), or the one --backend names. See Docs/CLI.md and the StratusConfiguration documentation. \
+            ./.stratus/), or the one --backend names. With --server URL (or STRATUS_SERVER) the container \
+            is instead remote, on that stratusd, with the credentials of --credentials-file (or \
+            STRATUS_SERVER_CREDENTIALS_FILE). See Docs/CLI.md and the StratusConfiguration documentation. \
             Backends (`stratus config` lists their options):
 
 

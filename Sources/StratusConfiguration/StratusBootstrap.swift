@@ -3,6 +3,7 @@ import Stratus
 public import StratusBackend
 import StratusInMemory
 import StratusLMDB
+public import StratusRemote
 import StratusSQLite
 
 /// Start-up from configuration: the one line an app adds to choose its backend in a file or
@@ -18,6 +19,10 @@ import StratusSQLite
 /// Backends other than the built-in ones (SQLite, LMDB and in-memory) join by registering their
 /// provider first — `BackendRegistry.shared.register(MyBackendProvider())` — or by passing
 /// it in `providers`.
+///
+/// With `server` configured (`STRATUS_SERVER` and `STRATUS_SERVER_CREDENTIALS_FILE`, decision
+/// 0016.4) the same line makes the default containers remote containers on that `stratusd`,
+/// and no backend is opened.
 public enum StratusBootstrap {
     /// The providers of the backends built into this module: SQLite (`sqlite:`), LMDB
     /// (`lmdb:`) and in-memory (`memory:`).
@@ -36,7 +41,9 @@ public enum StratusBootstrap {
     /// identifier.
     ///
     /// With nothing configured this is SQLite at `./.stratus/stratus.sqlite`, and the
-    /// directory is created.
+    /// directory is created. With `server` configured it instead reads the credentials file
+    /// and registers the server (`CKContainer.registerDefault(server:identifier:)`): those
+    /// containers are then remote containers, and nothing is sent before their first operation.
     ///
     /// - Parameters:
     ///   - providers: more backend providers to register first (replacing built-in ones of the
@@ -44,9 +51,9 @@ public enum StratusBootstrap {
     ///   - environment: the environment variables to read (the process's by default).
     ///   - configFile: a configuration file to read instead of `STRATUS_CONFIG`'s.
     ///   - registry: where providers are registered and looked up.
-    /// - Returns: the settings and the opened backend.
+    /// - Returns: the settings, and the opened backend or the registered server.
     /// - Throws: `StratusSettingsError` or `BackendConfigurationError`, whose messages say what
-    ///   is wrong and what is accepted.
+    ///   is wrong and what is accepted (never a credential).
     @discardableResult
     public static func configureDefaultContainers(
         providers: [any BackendProvider] = [],
@@ -57,9 +64,13 @@ public enum StratusBootstrap {
         for provider in providers { registry.register(provider) }
         registerBuiltInProviders(in: registry)
         let settings = try await StratusSettings.load(environment: environment, configFile: configFile)
+        if let server = try settings.remoteServer() {
+            CKContainer.registerDefault(server: server, identifier: settings.containerIdentifier)
+            return ConfiguredBackend(settings: settings, backend: nil, server: server)
+        }
         let backend = try openBackend(for: settings, registry: registry)
         CKContainer.registerDefault(backend, identifier: settings.containerIdentifier)
-        return ConfiguredBackend(settings: settings, backend: backend)
+        return ConfiguredBackend(settings: settings, backend: backend, server: nil)
     }
 
     /// Opens the backend `settings` name, through `registry`. For the embedded default, first
@@ -84,10 +95,15 @@ public enum StratusBootstrap {
 }
 
 /// What ``StratusBootstrap/configureDefaultContainers(providers:environment:configFile:registry:)``
-/// set up.
+/// set up: exactly one of ``backend`` (embedded default containers) and ``server`` (remote
+/// ones, when `server` is configured) is set.
 public struct ConfiguredBackend: Sendable {
     /// The settings that were read.
     public let settings: StratusSettings
-    /// The backend that was opened and registered as the default.
-    public let backend: any DatabaseBackend
+    /// The backend that was opened and registered as the default; `nil` when the default
+    /// containers are remote (``server``). The app closes it when it is done.
+    public let backend: (any DatabaseBackend)?
+    /// The `stratusd` registered as the default (`server`), whose containers are remote; `nil`
+    /// when a backend was opened.
+    public let server: RemoteServer?
 }

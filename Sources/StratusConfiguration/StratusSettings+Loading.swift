@@ -12,35 +12,41 @@ extension StratusSettings {
     ///   `stratusd`'s (``StratusServerSettings``):
     ///   `{"backend": "sqlite:///var/lib/app/store.sqlite", "container": "iCloud.com.example.app"}`.
     /// - `STRATUS_BACKEND`, `STRATUS_DATA_DIR`, `STRATUS_CONTAINER`, `STRATUS_LOG_LEVEL` and
-    ///   the `STRATUS_SERVER_…`, `STRATUS_METRICS_…`, `STRATUS_AUTH_…` and
-    ///   `STRATUS_NOTIFICATIONS_…` variables override the file's keys.
+    ///   `STRATUS_SERVER`, `STRATUS_SERVER_CREDENTIALS_FILE`, the `STRATUS_SERVER_…`,
+    ///   `STRATUS_METRICS_…`, `STRATUS_AUTH_…` and `STRATUS_NOTIFICATIONS_…` variables
+    ///   override the file's keys.
+    /// - `overrides` override both.
     ///
     /// - Parameters:
     ///   - environment: the environment variables to read (the process's by default).
     ///   - configFile: a configuration file to read instead of `STRATUS_CONFIG`'s.
+    ///   - overrides: values of configuration keys given another way, such as the `stratus`
+    ///     tool's `--server`, keyed by configuration key (`server`); an empty value unsets the
+    ///     key. Their origin is `overridesOrigin`.
+    ///   - overridesOrigin: where `overrides` come from, for ``origins`` and error messages.
     /// - Throws: ``StratusSettingsError`` for a missing or malformed file, an unknown key or a
     ///   value of the wrong type or out of range (naming the key and where its value came from); `BackendConfigurationError` for a malformed backend URL.
     public static func load(
-        environment: [String: String] = ProcessInfo.processInfo.environment, configFile: String? = nil
+        environment: [String: String] = ProcessInfo.processInfo.environment, configFile: String? = nil,
+        overrides: [String: String] = [:], overridesOrigin: String = "the command line"
     ) async throws -> StratusSettings {
         let environmentProvider = EnvironmentVariablesProvider(environmentVariables: environment)
             .prefixKeys(with: "stratus")
-        var providers: [any ConfigProvider] = [environmentProvider]
+        let overrideProvider = try overridesProvider(overrides)
+        var providers: [any ConfigProvider] = [overrideProvider, environmentProvider]
 
         let explicitFile = configFile ?? environment["STRATUS_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
         let filePath = explicitFile ?? defaultConfigFile
         let fileProvider = try await readFile(filePath, required: explicitFile != nil)
         if let fileProvider { providers.append(fileProvider) }
 
-        let origins = origins(environment: environmentProvider, file: fileProvider.map { (filePath, $0) })
+        var origins = origins(environment: environmentProvider, file: fileProvider.map { (filePath, $0) })
+        for key in overrides.keys { origins[key] = overridesOrigin }
         var settings: StratusSettings
         do {
             settings = try StratusSettings(config: ConfigReader(providers: providers))
         } catch let error as StratusSettingsError {
-            let place =
-                error.key.flatMap { origins[$0] }.map { " (from \($0))" }
-                ?? (fileProvider != nil ? " (in \(filePath) or the environment)" : "")
-            throw StratusSettingsError("configuration: \(error.message)" + place, key: error.key)
+            throw error.located(by: origins, fallback: fileProvider != nil ? "in \(filePath) or the environment" : nil)
         }
         settings.configFile = fileProvider != nil ? filePath : nil
         settings.origins = origins
@@ -65,6 +71,20 @@ extension StratusSettings {
             }
         }
         return origins
+    }
+
+    /// The provider of `overrides`, read as the environment's strings are.
+    ///
+    /// - Throws: ``StratusSettingsError`` for a key the settings do not know.
+    private static func overridesProvider(_ overrides: [String: String]) throws -> some ConfigProvider {
+        var variables: [String: String] = [:]
+        for (name, value) in overrides {
+            guard let key = SettingsKey(rawValue: name) else {
+                throw StratusSettingsError("configuration: there is no key '\(name)' to override")
+            }
+            variables[key.environmentVariable] = value
+        }
+        return EnvironmentVariablesProvider(environmentVariables: variables).prefixKeys(with: "stratus")
     }
 
     /// The provider of the JSON file at `path`; `nil` when it does not exist and is not
@@ -100,5 +120,22 @@ extension StratusSettings {
                 "configuration file '\(path)' has an unknown key '\(key)'; known keys: \(known.joined(separator: ", "))"
             )
         }
+    }
+}
+
+extension StratusSettingsError {
+    /// This error prefixed with `configuration:` and followed by where its keys' values came
+    /// from (`fallback` when it names no key).
+    func located(by origins: [String: String], fallback: String?) -> StratusSettingsError {
+        var place = fallback.map { " (\($0))" } ?? ""
+        if let key, let origin = origins[key] {
+            place = " (from \(origin))"
+            if let otherKey, let other = origins[otherKey] {
+                place = " ('\(key)' from \(origin), '\(otherKey)' from \(other))"
+            }
+        }
+        var located = StratusSettingsError("configuration: \(message)" + place, key: key)
+        located.otherKey = otherKey
+        return located
     }
 }

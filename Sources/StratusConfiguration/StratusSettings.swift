@@ -2,7 +2,7 @@ public import Configuration
 public import StratusBackend
 
 /// Which backend and container Stratus uses, as configured: read from a JSON file and
-/// `STRATUS_*` environment variables by ``load(environment:configFile:)``, or from any
+/// `STRATUS_*` environment variables by ``load(environment:configFile:overrides:overridesOrigin:)``, or from any
 /// `ConfigReader` by ``init(config:)``.
 ///
 /// | Key | Environment variable | Default |
@@ -11,10 +11,14 @@ public import StratusBackend
 /// | `dataDir` | `STRATUS_DATA_DIR` | `.stratus` (relative to the current directory) |
 /// | `container` | `STRATUS_CONTAINER` | `iCloud.default` |
 /// | `logLevel` | `STRATUS_LOG_LEVEL` | not set: the app's logging set-up decides |
+/// | `server` | `STRATUS_SERVER` | not set: containers are embedded, over `backend` |
+/// | `serverCredentialsFile` | `STRATUS_SERVER_CREDENTIALS_FILE` | not set; required with `server` |
 /// | — | `STRATUS_CONFIG` | `stratus.json` in the current directory, if it exists |
 ///
 /// `stratusd`'s keys (`serverHost`, `serverPort`, `serverTlsCertificate`, `metricsPort`, …) are
-/// in ``server``; see ``StratusServerSettings``.
+/// in ``server``; see ``StratusServerSettings``. The keys of a remote default container
+/// (`server`, `serverCredentialsFile`, decision 0016.4) are in ``remote``; see
+/// ``StratusRemoteSettings``.
 ///
 /// See `Sources/StratusConfiguration/StratusConfiguration.docc/Configuration.md`.
 public struct StratusSettings: Sendable, Hashable {
@@ -44,6 +48,9 @@ public struct StratusSettings: Sendable, Hashable {
     public var logLevel: Logger.Level?
     /// `stratusd`'s listeners and limits (`serverHost`, `serverPort`, `metricsPort`, …).
     public var server: StratusServerSettings
+    /// The `stratusd` the default containers are remote containers on (`server`,
+    /// `serverCredentialsFile`), if one is configured.
+    public var remote: StratusRemoteSettings
     /// Where each key's value came from: `environment variable STRATUS_BACKEND`,
     /// `stratus.json`, `default`, … keyed by configuration key.
     public var origins: [String: String]
@@ -58,6 +65,7 @@ public struct StratusSettings: Sendable, Hashable {
         self.containerIdentifier = containerIdentifier
         self.logLevel = logLevel
         self.server = StratusServerSettings()
+        self.remote = StratusRemoteSettings()
         self.configFile = nil
         self.origins = [:]
     }
@@ -70,6 +78,10 @@ public struct StratusSettings: Sendable, Hashable {
 
     /// Whether no backend is configured, so ``backend`` is the embedded default.
     public var usesDefaultBackend: Bool { configuredBackend == nil }
+
+    /// Whether the default containers are remote containers on a `stratusd` (`server` is set),
+    /// so no backend is opened.
+    public var usesRemoteServer: Bool { remote.url != nil }
 
     /// The embedded default in `directory`: `sqlite:<directory>/stratus.sqlite`.
     public static func defaultBackend(inDataDirectory directory: String) -> BackendURL {
@@ -88,9 +100,13 @@ public struct StratusSettings: Sendable, Hashable {
     /// - `container` (string, default `iCloud.default`): the default container's identifier.
     /// - `logLevel` (string, optional): a log level, see ``logLevel(named:)``.
     /// - `stratusd`'s keys: see ``StratusServerSettings/init(config:)``.
+    /// - `server` and `serverCredentialsFile`: see ``StratusRemoteSettings/init(config:)``.
+    ///   `server` together with `backend` is refused: a default container is either remote or
+    ///   over a local backend.
     ///
     /// - Throws: ``StratusSettingsError`` when a key holds a value of the wrong type or out of
-    ///   range, or a `BackendConfigurationError` when `backend` is not a backend URL.
+    ///   range, or `server` is set with `backend`; a `BackendConfigurationError` when `backend`
+    ///   is not a backend URL.
     public init(config: ConfigReader) throws {
         self.init()
         if let text = try Self.string(config, SettingsKey.backend) {
@@ -106,6 +122,12 @@ public struct StratusSettings: Sendable, Hashable {
             logLevel = try Self.logLevel(named: text)
         }
         server = try StratusServerSettings(config: config)
+        remote = try StratusRemoteSettings(config: config)
+        if remote.url != nil && configuredBackend != nil {
+            throw StratusSettingsError(
+                "'server' and 'backend' are both set: a default container is either remote, on the stratusd 'server' names, or over the local 'backend'; remove one of them",
+                key: SettingsKey.server.rawValue, otherKey: SettingsKey.backend.rawValue)
+        }
     }
 
     /// The log levels, by name, from the most to the least detailed.
@@ -145,6 +167,8 @@ public struct StratusSettings: Sendable, Hashable {
 /// The configuration keys of ``StratusSettings``.
 enum SettingsKey: String, CaseIterable {
     case backend, dataDir, container, logLevel
+    // A remote default container (decision 0016.4).
+    case server, serverCredentialsFile
     case serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxAssetBytes
     case serverMaxConnections
     case metricsHost, metricsPort, metricsBearerTokenFile
@@ -170,6 +194,10 @@ enum SettingsKey: String, CaseIterable {
         case .dataDir: return "a directory path"
         case .container: return "a container identifier such as iCloud.com.example.app"
         case .logLevel: return "a log level: " + StratusSettings.logLevelNames.joined(separator: ", ")
+        case .server: return "the http or https URL of a stratusd, such as https://cloud.example.com"
+        case .serverCredentialsFile:
+            return
+                #"the path of a JSON file {"apiToken": "…", "webAuthToken": "…"} (webAuthToken optional; "environment": "development" or "production" optional)"#
         case .serverHost, .metricsHost: return "a host name or IP address to listen on, such as 127.0.0.1"
         case .serverPort, .metricsPort: return "a port number from 0 to 65535; 0 picks a free one"
         case .serverTlsCertificate: return "the path of a PEM certificate chain"
@@ -201,11 +229,19 @@ public struct StratusSettingsError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The configuration key whose value is wrong, if one is.
     public var key: String?
+    /// A second key the value of ``key`` conflicts with (`backend` for `server`), if any.
+    var otherKey: String?
 
     /// An error saying `message`, about `key` if given.
     public init(_ message: String, key: String? = nil) {
         self.message = message
         self.key = key
+    }
+
+    /// An error saying `message`, about `key`'s value conflicting with `otherKey`'s.
+    init(_ message: String, key: String, otherKey: String) {
+        self.init(message, key: key)
+        self.otherKey = otherKey
     }
 
     /// The message.

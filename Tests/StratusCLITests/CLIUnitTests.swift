@@ -44,6 +44,9 @@ struct CLIUnitTests {
         #expect(GlobalOptions.hoisting(["zones", "list", "--json"]) == ["zones", "list", "--json"])
         #expect(GlobalOptions.hoisting(["--help"]) == ["--help"])
         #expect(
+            GlobalOptions.hoisting(["--server", "http://h:1", "--credentials-file=c.json", "zones", "list"])
+                == ["zones", "list", "--server", "http://h:1", "--credentials-file=c.json"])
+        #expect(
             GlobalOptions.hoisting(["--json", "records", "create", "--", "-x=1"])
                 == ["records", "create", "--json", "--", "-x=1"])
     }

@@ -12,7 +12,7 @@ struct BootstrapTests {
         let registry = BackendRegistry()
         let configured = try await StratusBootstrap.configureDefaultContainers(
             environment: ["STRATUS_DATA_DIR": directory.path, "STRATUS_CONTAINER": "iCloud.boot"], registry: registry)
-        defer { try? configured.backend.close() }
+        defer { try? configured.backend?.close() }
         #expect(registry.schemes == ["lmdb", "memory", "sqlite"])
         #expect(configured.settings.backend.string == "sqlite://\(directory.path)/stratus.sqlite")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("stratus.sqlite").path))

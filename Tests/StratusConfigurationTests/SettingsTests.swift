@@ -35,7 +35,8 @@ struct SettingsTests {
                 "authReplayGuard", "authS2sMaxAgeSeconds", "authSessionTtlSeconds", "authSignInUrl",
                 "backend", "container", "dataDir", "logLevel", "metricsBearerTokenFile", "metricsHost", "metricsPort",
                 "notificationsMaxPerUser", "notificationsRetentionSeconds",
-                "serverHost", "serverMaxAssetBytes", "serverMaxBodyBytes", "serverMaxConnections", "serverPort",
+                "server", "serverCredentialsFile", "serverHost", "serverMaxAssetBytes", "serverMaxBodyBytes",
+                "serverMaxConnections", "serverPort",
                 "serverTlsCertificate", "serverTlsKey",
             ])
         #expect(Set(settings.origins.values) == ["default"])
@@ -113,7 +114,7 @@ struct SettingsTests {
         #expect(
             error?.message
                 == "configuration file '\(path)' has an unknown key 'backnd'; known keys: backend, dataDir, container, logLevel, "
-                + "serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxAssetBytes, "
+                + "server, serverCredentialsFile, serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxAssetBytes, "
                 + "serverMaxConnections, "
                 + "metricsHost, metricsPort, metricsBearerTokenFile, "
                 + "authSignInUrl, authSessionTtlSeconds, authS2sMaxAgeSeconds, authReplayGuard, "

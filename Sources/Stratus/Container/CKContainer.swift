@@ -55,9 +55,13 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// The container with `identifier`, over the backend registered for it (or the default
     /// backend). Without any registration its operations fail with `badContainer`.
     public convenience init(identifier: String) {
-        if let backend = CKContainer.registry.withLock({ $0.backends[identifier] ?? $0.defaultBackend }) {
+        switch CKContainer.registry.withLock({ $0.targets[identifier] ?? $0.defaultTarget }) {
+        case .backend(let backend)?:
             self.init(identifier: identifier, backend: backend)
-        } else {
+        case .service(let maker)?:
+            self.init(
+                identifier: identifier, serviceFactory: maker(identifier), logger: Logger(label: "stratus.engine"))
+        case nil:
             self.init(unresolved: identifier)
         }
     }
@@ -80,33 +84,66 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         self.engine = .failure(
             CKError.make(
                 .badContainer,
-                "no backend is configured for container '\(identifier)': call CKContainer.register(_:forContainerIdentifier:) or CKContainer.registerDefault(_:) at start-up, or use CKContainer(identifier:backend:)"
+                "no backend is configured for container '\(identifier)': call CKContainer.register(_:forContainerIdentifier:) or CKContainer.registerDefault(_:) at start-up (a server: StratusRemote's register(server:forContainerIdentifier:)), or use CKContainer(identifier:backend:)"
             ))
     }
 
     // MARK: Resolution
 
+    /// Makes the service factory of a container served elsewhere (decision 0016), given the
+    /// container's identifier: a remote container's, registered by `StratusRemote`.
+    package typealias ServiceFactoryMaker = @Sendable (String) -> DatabaseServiceFactory
+
+    /// What `CKContainer(identifier:)` builds a container over.
+    private enum Target {
+        case backend(any DatabaseBackend)
+        case service(ServiceFactoryMaker)
+    }
+
     private struct Registry {
-        var backends: [String: any DatabaseBackend] = [:]
-        var defaultBackend: (any DatabaseBackend)?
+        var targets: [String: Target] = [:]
+        var defaultTarget: Target?
         var defaultIdentifier = "iCloud.default"
         var defaultContainer: CKContainer?
+
+        mutating func setDefault(_ target: Target, identifier: String) {
+            defaultTarget = target
+            defaultIdentifier = identifier
+            defaultContainer = nil
+        }
     }
     private static let registry = Mutex(Registry())
 
-    /// Registers `backend` for containers made with `CKContainer(identifier:)`.
+    /// Registers `backend` for containers made with `CKContainer(identifier:)`, replacing any
+    /// registration of `identifier`.
     public static func register(_ backend: any DatabaseBackend, forContainerIdentifier identifier: String) {
-        registry.withLock { $0.backends[identifier] = backend }
+        registry.withLock { $0.targets[identifier] = .backend(backend) }
     }
 
     /// Registers the backend used by `CKContainer.default()` and by identifiers without a
-    /// registration of their own; `identifier` names the default container.
+    /// registration of their own, replacing the default registered before (a backend or a
+    /// server); `identifier` names the default container.
     public static func registerDefault(_ backend: any DatabaseBackend, identifier: String = "iCloud.default") {
-        registry.withLock {
-            $0.defaultBackend = backend
-            $0.defaultIdentifier = identifier
-            $0.defaultContainer = nil
-        }
+        registry.withLock { $0.setDefault(.backend(backend), identifier: identifier) }
+    }
+
+    /// Registers, for containers made with `CKContainer(identifier:)`, databases served by the
+    /// services `maker` makes for the identifier (decision 0016.4: a remote container, through
+    /// `StratusRemote`'s `register(server:forContainerIdentifier:)`), replacing any
+    /// registration of `identifier`.
+    package static func register(
+        serviceFactory maker: @escaping ServiceFactoryMaker, forContainerIdentifier identifier: String
+    ) {
+        registry.withLock { $0.targets[identifier] = .service(maker) }
+    }
+
+    /// Registers services made by `maker` as the default of `CKContainer.default()` and of
+    /// identifiers without a registration of their own, replacing the default registered
+    /// before; `identifier` names the default container.
+    package static func registerDefault(
+        serviceFactory maker: @escaping ServiceFactoryMaker, identifier: String = "iCloud.default"
+    ) {
+        registry.withLock { $0.setDefault(.service(maker), identifier: identifier) }
     }
 
     /// The app's default container (one instance per process).

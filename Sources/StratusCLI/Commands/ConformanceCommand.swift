@@ -31,7 +31,14 @@ struct ConformanceCommand: AsyncParsableCommand {
 
     func validate() throws {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if options.server != nil {
+            throw ValidationError(Self.notThroughAServer)
+        }
     }
+
+    /// Why the suite cannot run through a server.
+    static let notThroughAServer =
+        "conformance cannot use --server: it tests a backend's storage directly, through the backend SPI, on fresh temporary storage, which a stratusd does not expose; run it with --backend URL of the stratusd's kind of backend"
 
     func run() async throws {
         let cases = ConformanceSuite.cases.filter { filter.map($0.id.contains) ?? true }
@@ -45,6 +52,12 @@ struct ConformanceCommand: AsyncParsableCommand {
         }
         guard !cases.isEmpty else { throw CLIError("no conformance case matches '\(filter ?? "")'") }
         let settings = try await Session.settings(for: options)
+        if settings.usesRemoteServer {
+            throw CLIError(
+                Self.notThroughAServer
+                    + " (the configuration names a server, from \(settings.origins["server"] ?? "?"))",
+                exitCode: CLIError.configuration)
+        }
         let fixture = try URLBackendFixture(settings.backend, registry: Session.registry)
         // One storage up front, so a URL that cannot make any (sqlite::memory:) is one error.
         try Session.registry.makeTemporaryStorage(like: settings.backend).destroy()

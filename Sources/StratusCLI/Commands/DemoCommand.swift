@@ -18,7 +18,7 @@ struct DemoCommand: AsyncParsableCommand {
         try await Session.with(options) { session in
             let database = session.database
             Output.line(
-                "Stratus on \(session.settings.backend) — container \(session.settings.containerIdentifier), \(options.database.rawValue) database"
+                "Stratus on \(session.target) — container \(session.settings.containerIdentifier), \(options.database.rawValue) database"
             )
 
             // 1. A custom zone.

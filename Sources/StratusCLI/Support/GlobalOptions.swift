@@ -1,13 +1,27 @@
 import ArgumentParser
 import Stratus
 
-/// The options every data command takes: which backend, container and database, and the
-/// output format. Names follow `cktool` where it has one (`--container-id`, `--database-type`).
+/// The options every data command takes: which backend or server, container and database,
+/// and the output format. Names follow `cktool` where it has one (`--container-id`,
+/// `--database-type`).
 struct GlobalOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "The backend URL, overriding STRATUS_BACKEND and the configuration file.", valueName: "url"))
     var backend: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A stratusd's http or https URL: the container is remote, on that server (overriding STRATUS_SERVER and a configured backend). Credentials come from --credentials-file or STRATUS_SERVER_CREDENTIALS_FILE, never from an option.",
+            valueName: "url"))
+    var server: String?
+
+    @Option(
+        name: .customLong("credentials-file"),
+        help: ArgumentHelp(
+            #"The JSON file of --server's credentials, {"apiToken": …, "webAuthToken": …}, overriding STRATUS_SERVER_CREDENTIALS_FILE."#,
+            valueName: "path"))
+    var credentialsFile: String?
 
     @Option(
         name: [.customLong("container"), .customLong("container-id")],
@@ -62,7 +76,8 @@ extension GlobalOptions {
     /// zones list`), with whether each takes a value.
     private static let leadingOptions: [String: Bool] = [
         "--backend": true, "--container": true, "--container-id": true, "--database": true,
-        "--database-type": true, "--config": true, "--json": false, "--log-level": true,
+        "--database-type": true, "--config": true, "--json": false, "--log-level": true, "--server": true,
+        "--credentials-file": true,
     ]
 
     /// `arguments` with global options given before the subcommand moved after it, where the

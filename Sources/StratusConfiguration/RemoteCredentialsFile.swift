@@ -1,0 +1,79 @@
+import Foundation
+import StratusRemote
+
+/// The JSON file `serverCredentialsFile` names (decision 0016.4):
+/// `{"apiToken": "…", "webAuthToken": "…", "environment": "development"}`.
+///
+/// Its errors say what is wrong with the file and what it must hold, never what it holds: no
+/// token, and no parser message (which may quote the text).
+struct RemoteCredentialsFile {
+    /// The file's path.
+    var path: String
+    /// Where the path came from (`environment variable …`, a configuration file, …).
+    var origin: String?
+
+    /// The keys the file may have.
+    static let keys = ["apiToken", "webAuthToken", "environment"]
+
+    /// The credentials and the container environment the file holds.
+    ///
+    /// - Throws: ``StratusSettingsError`` about `serverCredentialsFile`.
+    func read() throws -> (credentials: RemoteCredentials, environment: RemoteServer.Environment) {
+        let object = try jsonObject()
+        for name in object.keys.sorted() where !Self.keys.contains(name) {
+            throw failure("has an unknown key '\(name)'")
+        }
+        guard let apiToken = object["apiToken"] as? String, !apiToken.isEmpty else {
+            throw failure("has no 'apiToken' string")
+        }
+        let credentials: RemoteCredentials
+        switch object["webAuthToken"] {
+        case nil, is NSNull:
+            credentials = .apiToken(apiToken)
+        case let webAuthToken as String where !webAuthToken.isEmpty:
+            credentials = .session(apiToken: apiToken, webAuthToken: webAuthToken)
+        default:
+            throw failure("has a 'webAuthToken' that is not a non-empty string")
+        }
+        return (credentials, try environment(object["environment"]))
+    }
+
+    /// The file's top-level JSON object.
+    private func jsonObject() throws -> [String: Any] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw failure("does not exist")
+        }
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+            throw failure(isDirectory.boolValue ? "is a directory" : "cannot be read")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw failure("is not a JSON object")
+        }
+        return object
+    }
+
+    /// The `environment` value: `development` when absent.
+    private func environment(_ value: Any?) throws -> RemoteServer.Environment {
+        switch value {
+        case nil, is NSNull:
+            return .development
+        case let text as String:
+            guard let environment = RemoteServer.Environment(rawValue: text) else {
+                throw failure("has an 'environment' of '\(text)'; accepted: development, production")
+            }
+            return environment
+        default:
+            throw failure("has an 'environment' that is not a string; accepted: development, production")
+        }
+    }
+
+    /// The error saying the file `problem`, what it must be, and where its path came from.
+    private func failure(_ problem: String) -> StratusSettingsError {
+        let key = SettingsKey.serverCredentialsFile
+        let from = origin.map { ", from \($0)" } ?? ""
+        return StratusSettingsError(
+            "configuration: the credentials file '\(path)' ('\(key.rawValue)'\(from)) \(problem); it must be \(key.summary)",
+            key: key.rawValue)
+    }
+}
