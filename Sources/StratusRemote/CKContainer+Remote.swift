@@ -15,8 +15,9 @@ extension CKContainer {
     /// Nothing is sent until the first operation, which asks the server who the credentials'
     /// user is; a server that cannot be reached fails that operation with
     /// `CKError.networkUnavailable`, credentials it refuses with `notAuthenticated`.
-    /// Long-lived operations and assets through a remote container are not built yet: they
-    /// fail with a `CKError` that says so.
+    /// Long-lived operations run on the server, which keeps running them after the app exits.
+    /// Assets in saved records are not supported yet: such a save fails with
+    /// `invalidArguments`.
     ///
     /// - Parameters:
     ///   - identifier: the container's identifier, as created on the server
@@ -26,13 +27,8 @@ extension CKContainer {
     public convenience init(
         identifier: String, server: RemoteServer, logger: Logger = Logger(label: "stratus.engine")
     ) {
-        let transport = RemoteTransport(server: server, containerIdentifier: identifier)
-        let caller = RemoteCaller(transport: transport)
         self.init(
-            identifier: identifier,
-            serviceFactory: { database in
-                RemoteDatabaseService(
-                    scope: database.databaseScope, transport: transport, userRecordName: try caller.userRecordName())
-            }, logger: logger)
+            identifier: identifier, serviceFactory: Self.remoteServiceFactory(server: server, identifier: identifier),
+            logger: logger)
     }
 }
