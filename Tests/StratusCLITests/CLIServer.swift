@@ -16,16 +16,8 @@ final class CLIServer: Sendable {
 
     init() throws {
         let directory = try TemporaryDirectory(prefix: "stratus-cli-server")
-        func admin(_ arguments: [String]) throws -> String {
-            let run = try runAdmin(arguments, in: directory)
-            guard run.status == 0 else { throw StratusDaemonProcess.StartFailure(description: run.errors) }
-            return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        _ = try admin(["container", "create", Self.container])
-        apiToken = try admin(["token", "create", "--container", Self.container, "--environment", "development"])
-        session = try admin([
-            "session", "create", "--container", Self.container, "--environment", "development", "--user", "alice",
-        ])
+        let made = try provisionStratusd(container: Self.container, users: ["alice"], in: directory)
+        (apiToken, session) = (made.apiToken, made.sessions[0])
         credentialsFile = directory.appending("credentials.json").path
         try #"{"apiToken": "\#(apiToken)", "webAuthToken": "\#(session)"}"#.write(
             toFile: credentialsFile, atomically: true, encoding: .utf8)

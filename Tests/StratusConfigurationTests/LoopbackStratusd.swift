@@ -20,16 +20,8 @@ final class LoopbackStratusd: Sendable {
     init(container: String = LoopbackStratusd.defaultContainer) throws {
         self.container = container
         let directory = try TemporaryDirectory(prefix: "stratus-config-remote")
-        func admin(_ arguments: [String]) throws -> String {
-            let run = try runAdmin(arguments, in: directory)
-            guard run.status == 0 else { throw StratusDaemonProcess.StartFailure(description: run.errors) }
-            return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        _ = try admin(["container", "create", container])
-        apiToken = try admin(["token", "create", "--container", container, "--environment", "development"])
-        session = try admin([
-            "session", "create", "--container", container, "--environment", "development", "--user", "alice",
-        ])
+        let made = try provisionStratusd(container: container, users: ["alice"], in: directory)
+        (apiToken, session) = (made.apiToken, made.sessions[0])
         credentialsFile = directory.appending("credentials.json").path
         try #"{"apiToken": "\#(apiToken)", "webAuthToken": "\#(session)"}"#.write(
             toFile: credentialsFile, atomically: true, encoding: .utf8)
