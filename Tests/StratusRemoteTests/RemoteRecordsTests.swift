@@ -112,4 +112,21 @@ struct RemoteRecordsTests {
         #expect(error.code == .unknownItem)
         #expect(try await fixture.alice().userRecordID() != fixture.bob().userRecordID())
     }
+
+    @Test func aRecordHoldingAnAssetIsRefusedNamingTheFieldAndNothingIsSaved() async throws {
+        let directory = try TemporaryDirectory(prefix: "remote-asset")
+        defer { try? directory.remove() }
+        let file = directory.appending("photo.bin")
+        try Data([1, 2, 3]).write(to: file)
+        let database = fixture.alice().privateCloudDatabase
+        let record = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: "with-asset"))
+        record["title"] = "kept out"
+        record["image"] = CKAsset(fileURL: file)
+        let error = try #require(await #expect(throws: CKError.self) { try await database.save(record) })
+        #expect(error.code == .invalidArguments)
+        #expect(error.localizedDescription.contains("'image'"), "\(error.localizedDescription)")
+        let lookup = try #require(
+            await #expect(throws: CKError.self) { try await database.record(for: record.recordID) })
+        #expect(lookup.code == .unknownItem, "nothing was saved")
+    }
 }

@@ -57,7 +57,7 @@ struct CrossUserLeakTests {
         for database in ["private", "public"] {
             for id in ["bob-op", "bob-public-op"] {
                 for (method, suffix, query) in [
-                    ("GET", "/\(id)/events", "from=0&timeout=0"), ("POST", "/\(id)/cancel", ""),
+                    ("GET", "/\(id)", ""), ("GET", "/\(id)/events", "from=0&timeout=0"), ("POST", "/\(id)/cancel", ""),
                     ("POST", "/\(id)/delivered", ""),
                 ] {
                     let answer = try await longLived(fixture, method, database, suffix, query: query)
@@ -74,8 +74,12 @@ struct CrossUserLeakTests {
         #expect(hers.status == 200, "\(hers.json)")
         let herEvents = try await fixture.allEvents("bob-op")
         #expect(!herEvents.isEmpty && !herEvents.contains { Self.holdsCanary($0.bytes) })
-        // Bob's operations are as he left them: completed, listed, their callbacks intact.
+        // Bob's operations are as he left them: completed, listed, their callbacks intact; bob
+        // reads his own request back (so the check above would see a leak of it).
         #expect(try await fixture.listedOperations(as: .bob) == ["bob-op", "bob-public-op"])
+        let path = "database/1/\(WebServicesFixture.container)/development/private/stratus/operations/bob-op"
+        let own = try await fixture.raw("GET", path, body: nil, as: .bob)
+        #expect(own.status == 200 && Self.leaks(own.body), "bob's own lookup: \(own.status)")
         let bobs = try await fixture.allEvents("bob-op", as: .bob)
         #expect(
             try EventSummaries.lines(bobs, of: "CKModifyRecordsOperation") == ["saved bob-\(Self.canary)", "finished"])
@@ -101,6 +105,11 @@ struct CrossUserLeakTests {
         let text = String(decoding: body, as: UTF8.self)
         if text.contains(canary) { return true }
         let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        if let request = object?["request"] as? String, let bytes = Data(base64Encoded: request),
+            holdsCanary(Array(bytes))
+        {
+            return true
+        }
         let events = object?["events"] as? [[String: Any]] ?? []
         return events.contains { event in
             Data(base64Encoded: event["event"] as? String ?? "").map { holdsCanary(Array($0)) } ?? false
