@@ -280,7 +280,12 @@ let package = Package(
         // Remote containers against a stratusd started on loopback.
         .testTarget(
             name: "StratusRemoteTests",
-            dependencies: ["stratusd", "StratusRemote", "Stratus", "StratusSQLite", "StratusTestSupport"],
+            dependencies: [
+                "stratusd", "StratusRemote", "Stratus", "StratusServer", "StratusConformance", "StratusInMemory",
+                "StratusSQLite", "StratusLMDB", "StratusPostgreSQL", "StratusTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strictSettings
         ),
         // The API check: Stratus's symbol graph against Apple's declarations (Tests/APICheck).

@@ -1,3 +1,4 @@
+public import Stratus
 public import StratusBackend
 
 /// Makes storage for the conformance suite: one fresh, empty storage per case.
@@ -25,4 +26,20 @@ public protocol FixtureStorage: Sendable {
 
     /// Removes the storage. Called once, after the case, whatever its outcome.
     func destroy() throws
+}
+
+/// Storage that containers reach through something other than a backend handle of this
+/// process — a `stratusd` serving it, for remote containers.
+///
+/// ``ConformanceContext/container(identifier:)`` asks the storage for its containers, so the
+/// engine-level cases run unchanged through them. Cases with a ``ConformanceCase/storageAccess``
+/// reason do not apply to such storage.
+public protocol ContainerStorage: FixtureStorage {
+    /// A new container with `identifier` on this storage, as a new process of one user would
+    /// make it: every container of one case shares the user, and so the private database.
+    func container(identifier: String) throws -> CKContainer
+
+    /// Stops what serves the storage. Called once after the case, before
+    /// ``FixtureStorage/destroy()``.
+    func stop() async
 }

@@ -16,6 +16,13 @@ public struct ConformanceCase: Sendable, CustomStringConvertible, Hashable {
     public let summary: String
     /// The numbers of the invariants of `cloudkit-semantics.md` §11 that the case checks.
     public let invariants: [Int]
+    /// Why the case reaches beneath the CloudKit API to the storage itself (it drives the
+    /// backend's transactions, reads its keys, closes a handle to simulate a crash, or calls a
+    /// store-side administration API), or `nil` when it works through containers alone.
+    ///
+    /// A fixture whose storage is a ``ContainerStorage`` (a server that containers reach
+    /// remotely) runs the cases without such a reason; the others are named with theirs.
+    public private(set) var storageAccess: String?
     let body: @Sendable (ConformanceContext) async throws -> Void
 
     /// A case with a body.
@@ -27,6 +34,13 @@ public struct ConformanceCase: Sendable, CustomStringConvertible, Hashable {
         self.summary = summary
         self.invariants = invariants
         self.body = body
+    }
+
+    /// This case, saying why it needs the storage itself (see ``storageAccess``).
+    func reachingStorage(_ reason: String) -> ConformanceCase {
+        var copy = self
+        copy.storageAccess = reason
+        return copy
     }
 
     /// Runs the case on fresh storage from `fixture`, then destroys the storage.
@@ -45,7 +59,7 @@ public struct ConformanceCase: Sendable, CustomStringConvertible, Hashable {
         let context = ConformanceContext(caseID: id, storage: storage)
         var failure: (any Error)?
         do {
-            try await body(context)
+            try await withTaskExecutorPreference(CaseExecutor(caseID: id)) { try await body(context) }
         } catch let error as ConformanceFailure {
             failure = error
         } catch {
@@ -53,6 +67,7 @@ public struct ConformanceCase: Sendable, CustomStringConvertible, Hashable {
                 expected: "no error", actual: "unexpected error: \(error)")
         }
         context.closeAll()
+        if let served = storage as? any ContainerStorage { await served.stop() }
         do { try storage.destroy() } catch {
             if failure == nil {
                 failure = context.failure(

@@ -2,7 +2,10 @@
 public enum ConformanceSuite {
     /// Every case, in a stable order.
     public static var cases: [ConformanceCase] {
-        KeyValueCases.all + ChangeTokenCases.all + PagedFetchCases.all + QueryCases.all + ZoneCases.all
+        KeyValueCases.all.map {
+            $0.reachingStorage(
+                "a backend SPI case: it drives the backend's transactions itself, beneath the CloudKit API")
+        } + ChangeTokenCases.all + PagedFetchCases.all + QueryCases.all + ZoneCases.all
             + ModifyCases.all
             + RecordFetchCases.all + AssetCases.all + LongLivedCases.all
     }

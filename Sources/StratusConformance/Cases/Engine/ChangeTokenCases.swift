@@ -7,8 +7,14 @@ enum ChangeTokenCases {
         [
             nilTokenReturnsEveryLiveRecord, latestTokenReturnsNothing, modifiedRecordOnceInLatestState,
             deletionReportedOnce, smallBatchesMatchOneFetch, intermediateTokensResume, zonesAreIsolated,
-            purgedHistoryExpiresTokens, foreignTokensRejected, deletedZoneNotFound, databaseChanges,
-            tokensSurviveReopen, clientChangeTokenDataReturned, publicAndDefaultZoneRefused,
+            purgedHistoryExpiresTokens.reachingStorage(
+                "purges a zone's change history, a store-side administration call (`purgeChangeHistory(in:)`) that a remote container does not offer"
+            ),
+            foreignTokensRejected, deletedZoneNotFound, databaseChanges,
+            tokensSurviveReopen.reachingStorage(
+                "closes and reopens the backend handle under the container; a server keeps its own handle (tokens across a stratusd restart are checked by the server's restart tests)"
+            ),
+            clientChangeTokenDataReturned, publicAndDefaultZoneRefused,
         ]
     }
 
@@ -157,7 +163,7 @@ enum ChangeTokenCases {
         try context.expectEqual(names(Ops.zoneChanges(db, zones[0], since: nil).changed), ["a"], "zone A")
         try context.expectEqual(names(Ops.zoneChanges(db, zones[1], since: nil).changed), ["b"], "zone B")
         context.step("another container on the same store has its own databases")
-        let other = CKContainer(identifier: "iCloud.other", backend: try context.open()).privateCloudDatabase
+        let other = try context.container(identifier: "iCloud.other").privateCloudDatabase
         let missing = Ops.zoneChanges(other, zones[0], since: nil)
         try context.expectEqual(ckCode(missing.zoneError), .zoneNotFound, "zone A seen from another container")
     }

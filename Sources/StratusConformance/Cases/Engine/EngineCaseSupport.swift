@@ -5,9 +5,13 @@ import StratusBackend
 /// What engine-level cases use: a container over the case's backend, and synchronous
 /// wrappers that run real operations and collect their callbacks.
 extension ConformanceContext {
-    /// A container over a newly opened backend handle of the case's storage.
+    /// A container over a newly opened backend handle of the case's storage, or the
+    /// storage's own container when it is a ``ContainerStorage``.
     public func container(identifier: String = "iCloud.conformance") throws -> CKContainer {
-        CKContainer(identifier: identifier, backend: try open())
+        if let remote = storage as? any ContainerStorage {
+            return try must("a container of the storage") { try remote.container(identifier: identifier) }
+        }
+        return CKContainer(identifier: identifier, backend: try open())
     }
 }
 

@@ -14,7 +14,13 @@ enum LongLivedCases {
             leavesListWhenDeliveredOrCancelled, keptForRetentionThenPurged, flagReadOnceAtStart,
             ordinaryOperationsNeverJournal, proxyMustBeAddedToADatabase,
         ]
+        .map { $0.reachingStorage(storageReason) }
     }
+
+    /// Why the long-lived cases need the storage: they kill a simulated process by closing its
+    /// backend handle, set the journal's clock, and read the journal's keys.
+    static let storageReason =
+        "simulates a process killed mid-operation by closing its backend handle, and reads the journal's keys; a remote container's operation runs on the server instead (the remote life cycle is checked with real processes by RemoteLifeCycleTests and RemoteLongLivedTests)"
 
     // MARK: 55
 

@@ -1,0 +1,104 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Stratus
+import StratusBackend
+import StratusConformance
+import StratusRemote
+import StratusServer
+import Synchronization
+
+/// One case's storage behind a `StratusServer` of its own on loopback, and the remote
+/// containers of the case's user.
+final class RemoteConformanceStorage: ContainerStorage {
+    /// The user every container of the case belongs to.
+    static let user = "conformance-user"
+
+    let base: any FixtureStorage
+    private let backend: any DatabaseBackend
+    private let url: URL
+    private let serving: Task<Void, any Error>
+    private let group: ServiceGroup
+    private let auth: AuthStore
+    private let credentials = Mutex<[String: RemoteCredentials]>([:])
+
+    private init(
+        base: any FixtureStorage, backend: any DatabaseBackend, url: URL, serving: Task<Void, any Error>,
+        group: ServiceGroup, auth: AuthStore
+    ) {
+        (self.base, self.backend, self.url, self.serving, self.auth) = (base, backend, url, serving, auth)
+        self.group = group
+    }
+
+    /// Starts a server for `base` on a free loopback port and returns once it accepts
+    /// connections.
+    static func start(serving base: any FixtureStorage) async throws -> RemoteConformanceStorage {
+        let backend = try base.open()
+        var logger = Logger(label: "stratus.conformance.server")
+        logger.logLevel = .error
+        let server = StratusServer(
+            backend: backend, backendDescription: "conformance storage", address: .init(host: "127.0.0.1", port: 0),
+            limits: .init(engineThreads: 4), logger: logger)
+        let (ports, announce) = AsyncStream.makeStream(of: Int.self)
+        // The server runs as a service of a group of the test's own, so that stopping it is a
+        // graceful shutdown (what SIGTERM does to stratusd), not a cancellation.
+        let group = ServiceGroup(
+            services: [
+                ServerService {
+                    defer { announce.finish() }
+                    try await server.run { _, port in announce.yield(port) }
+                }
+            ], logger: logger)
+        let serving = Task { try await group.run() }
+        var listening = ports.makeAsyncIterator()
+        guard let port = await listening.next() else {
+            let failure = await serving.result
+            try? backend.close()
+            throw StartFailure(description: "the in-process stratusd stopped before it listened: \(failure)")
+        }
+        let url = URL(string: "http://127.0.0.1:\(port)")!
+        return RemoteConformanceStorage(
+            base: base, backend: backend, url: url, serving: serving, group: group,
+            auth: AuthStore(engine: try Engine(backend: backend)))
+    }
+
+    func container(identifier: String) throws -> CKContainer {
+        let credentials = try credentials(for: identifier)
+        return CKContainer(identifier: identifier, server: RemoteServer(url: url, credentials: credentials))
+    }
+
+    /// The case user's credentials in `identifier`, made (container, API token, session) the
+    /// first time the case asks for that container.
+    private func credentials(for identifier: String) throws -> RemoteCredentials {
+        try credentials.withLock { known in
+            if let made = known[identifier] { return made }
+            try auth.createContainer(identifier, environments: [.development])
+            let token = try auth.createAPIToken(container: identifier, environment: .development, label: "conformance")
+            let session = try auth.createSession(
+                container: identifier, environment: .development, externalUserID: Self.user)
+            let made = RemoteCredentials.session(apiToken: token.token, webAuthToken: session.token)
+            known[identifier] = made
+            return made
+        }
+    }
+
+    func open() throws -> any DatabaseBackend { try base.open() }
+
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = await serving.result
+        try? backend.close()
+    }
+
+    func destroy() throws { try base.destroy() }
+
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+}
+
+/// The in-process server as a service of the test's group.
+private struct ServerService: Service {
+    let body: @Sendable () async throws -> Void
+    func run() async throws { try await body() }
+}
