@@ -11,7 +11,9 @@ struct RemoteDatabaseService: DatabaseService {
     let userRecordName: String
     let transport: RemoteTransport
     /// Record dictionaries both ways, for this user: the server writes the caller's own zones
-    /// with the user's record name as owner, which reads back as `CKCurrentUserDefaultName`.
+    /// with the user's record name as owner, which reads back as `CKCurrentUserDefaultName` —
+    /// except in the public database, whose zones belong to nobody (the server's translator
+    /// there has no caller either).
     let translator: WSRecordTranslator
 
     /// The service of `scope` on `transport`'s server, for the user the credentials name.
@@ -19,7 +21,8 @@ struct RemoteDatabaseService: DatabaseService {
         self.scope = scope
         self.transport = transport
         self.userRecordName = userRecordName
-        self.translator = WSRecordTranslator(callerRecordName: userRecordName)
+        self.translator = WSRecordTranslator(
+            callerRecordName: scope == .public ? nil : userRecordName, assets: RemoteAssetCoder(transport: transport))
     }
 
     /// The server's journal of this user's long-lived operations (decision 0016.6).
