@@ -80,7 +80,7 @@ struct WSErrorReaderTests {
         let record = try #require(read.serverRecord)
         #expect(record.recordID == server.recordID)
         #expect(record.recordChangeTag == server.recordChangeTag)
-        #expect(record["n"] as? Int64 == 1)
+        #expect(record["n"] as? Int == 1)
         #expect(record.changedKeys().isEmpty)
         let exists = WSErrorReader.error(
             from: ["serverErrorCode": "EXISTS"], status: nil, translator: fixture.translator)

@@ -32,15 +32,32 @@ struct WSFieldInputTests {
         #expect(try value(#"{"value": ""}"#) as? String == "")
     }
 
-    @Test func int64FromNumbersStringsAndBooleans() throws {
-        #expect(try value(#"{"value": 9223372036854775807, "type": "INT64"}"#) as? Int64 == .max)
-        #expect(try value(#"{"value": -9223372036854775808, "type": "INT64"}"#) as? Int64 == .min)
-        #expect(try value(#"{"value": "9223372036854775807", "type": "INT64"}"#) as? Int64 == .max)
-        #expect(try value(#"{"value": "-12", "type": "INT64"}"#) as? Int64 == -12)
-        #expect(try value(#"{"value": true, "type": "INT64"}"#) as? Int64 == 1)
-        #expect(try value(#"{"value": false, "type": "INT64"}"#) as? Int64 == 0)
-        #expect(try value(#"{"value": 1e3, "type": "INT64"}"#) as? Int64 == 1000)
-        #expect(try value(#"{"value": 7}"#) as? Int64 == 7, "inferred")
+    @Test func int64IsIntFromNumbersStringsAndBooleans() throws {
+        #expect(try value(#"{"value": 9223372036854775807, "type": "INT64"}"#) as? Int == .max)
+        #expect(try value(#"{"value": -9223372036854775808, "type": "INT64"}"#) as? Int == .min)
+        #expect(try value(#"{"value": "9223372036854775807", "type": "INT64"}"#) as? Int == .max)
+        #expect(try value(#"{"value": "-12", "type": "INT64"}"#) as? Int == -12)
+        #expect(try value(#"{"value": true, "type": "INT64"}"#) as? Int == 1)
+        #expect(try value(#"{"value": false, "type": "INT64"}"#) as? Int == 0)
+        #expect(try value(#"{"value": 1e3, "type": "INT64"}"#) as? Int == 1000)
+        #expect(try value(#"{"value": 7}"#) as? Int == 7, "inferred")
+    }
+
+    @Test func stratusNumberTypeReadsBackTheSavedSwiftType() throws {
+        #expect(try value(#"{"value": 7, "type": "INT64", "stratusNumberType": "Int64"}"#) as? Int64 == 7)
+        #expect(try value(#"{"value": 1, "type": "INT64", "stratusNumberType": "Bool"}"#) as? Bool == true)
+        #expect(try value(#"{"value": 300, "type": "INT64", "stratusNumberType": "UInt8"}"#) as? UInt8 == 44)
+        #expect(try value(#"{"value": 0.5, "type": "DOUBLE", "stratusNumberType": "Float"}"#) as? Float == 0.5)
+        #expect(
+            try value(#"{"value": [1, 0], "type": "INT64_LIST", "stratusNumberType": "Bool"}"#) as? [Bool] == [
+                true, false,
+            ])
+        #expect(throws: WSTranslationError.self) {
+            try value(#"{"value": 0.5, "type": "DOUBLE", "stratusNumberType": "Bool"}"#)
+        }
+        #expect(throws: WSTranslationError.self) {
+            try value(#"{"value": 1, "type": "INT64", "stratusNumberType": "Int128"}"#)
+        }
     }
 
     @Test func doublesFromNumbersAndStrings() throws {
@@ -105,7 +122,7 @@ struct WSFieldInputTests {
 
     @Test func typedLists() throws {
         #expect(try value(#"{"value": ["a", "b"], "type": "STRING_LIST"}"#) as? [String] == ["a", "b"])
-        #expect(try value(#"{"value": [1, "2", true], "type": "INT64_LIST"}"#) as? [Int64] == [1, 2, 1])
+        #expect(try value(#"{"value": [1, "2", true], "type": "INT64_LIST"}"#) as? [Int] == [1, 2, 1])
         #expect(try value(#"{"value": [1, 2.5, "3"], "type": "DOUBLE_LIST"}"#) as? [Double] == [1, 2.5, 3])
         #expect(try value(#"{"value": ["AQ==", "Ag"], "type": "BYTES_LIST"}"#) as? [Data] == [Data([1]), Data([2])])
         #expect(
@@ -123,7 +140,7 @@ struct WSFieldInputTests {
 
     @Test func untypedListsTakeTheirFirstItemsType() throws {
         #expect(try value(#"{"value": ["a", "b"]}"#) as? [String] == ["a", "b"])
-        #expect(try value(#"{"value": [1, 2], "type": "LIST"}"#) as? [Int64] == [1, 2])
+        #expect(try value(#"{"value": [1, 2], "type": "LIST"}"#) as? [Int] == [1, 2])
         #expect(try value(#"{"value": [1.5, 2.0]}"#) as? [Double] == [1.5, 2])
         #expect(try value(#"{"value": [{"recordName": "a"}]}"#) as? [CKRecord.Reference] != nil)
         #expect(try value(#"{"value": [{"latitude": 1, "longitude": 2}]}"#) as? [CLLocation] != nil)

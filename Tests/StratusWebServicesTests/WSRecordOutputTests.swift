@@ -68,25 +68,39 @@ struct WSRecordOutputTests {
 
     @Test func scalarsOut() {
         #expect(fields { $0["s"] = "x\"y" } == #"{"s":{"type":"STRING","value":"x\"y"}}"#)
-        #expect(fields { $0["i"] = Int64.max } == #"{"i":{"type":"INT64","value":9223372036854775807}}"#)
+        #expect(
+            fields { $0["i"] = Int64.max }
+                == #"{"i":{"stratusNumberType":"Int64","type":"INT64","value":9223372036854775807}}"#)
         #expect(fields { $0["i"] = 7 as Int } == #"{"i":{"type":"INT64","value":7}}"#)
-        #expect(fields { $0["i"] = Int16(-3) } == #"{"i":{"type":"INT64","value":-3}}"#)
-        #expect(fields { $0["b"] = true } == #"{"b":{"type":"INT64","value":1}}"#)
+        #expect(fields { $0["i"] = Int16(-3) } == #"{"i":{"stratusNumberType":"Int16","type":"INT64","value":-3}}"#)
+        #expect(fields { $0["b"] = true } == #"{"b":{"stratusNumberType":"Bool","type":"INT64","value":1}}"#)
         // Every integer type: written from the stored value, the same as its public value.
-        #expect(fields { $0["u"] = UInt64(Int64.max) } == #"{"u":{"type":"INT64","value":9223372036854775807}}"#)
-        #expect(fields { $0["u"] = UInt(42) } == #"{"u":{"type":"INT64","value":42}}"#)
-        #expect(fields { $0["u"] = UInt32.max } == #"{"u":{"type":"INT64","value":4294967295}}"#)
-        #expect(fields { $0["u"] = UInt16(65_535) } == #"{"u":{"type":"INT64","value":65535}}"#)
-        #expect(fields { $0["u"] = UInt8(255) } == #"{"u":{"type":"INT64","value":255}}"#)
-        #expect(fields { $0["i"] = Int8(-128) } == #"{"i":{"type":"INT64","value":-128}}"#)
-        #expect(fields { $0["i"] = Int32.min } == #"{"i":{"type":"INT64","value":-2147483648}}"#)
-        #expect(fields { $0["i"] = Int64.min } == #"{"i":{"type":"INT64","value":-9223372036854775808}}"#)
-        #expect(fields { $0["b"] = false } == #"{"b":{"type":"INT64","value":0}}"#)
-        #expect(fields { $0["f"] = Float(0.1) } == #"{"f":{"type":"DOUBLE","value":0.10000000149011612}}"#)
+        #expect(
+            fields { $0["u"] = UInt64(Int64.max) }
+                == #"{"u":{"stratusNumberType":"UInt64","type":"INT64","value":9223372036854775807}}"#)
+        #expect(fields { $0["u"] = UInt(42) } == #"{"u":{"stratusNumberType":"UInt","type":"INT64","value":42}}"#)
+        #expect(
+            fields { $0["u"] = UInt32.max }
+                == #"{"u":{"stratusNumberType":"UInt32","type":"INT64","value":4294967295}}"#)
+        #expect(
+            fields { $0["u"] = UInt16(65_535) } == #"{"u":{"stratusNumberType":"UInt16","type":"INT64","value":65535}}"#
+        )
+        #expect(fields { $0["u"] = UInt8(255) } == #"{"u":{"stratusNumberType":"UInt8","type":"INT64","value":255}}"#)
+        #expect(fields { $0["i"] = Int8(-128) } == #"{"i":{"stratusNumberType":"Int8","type":"INT64","value":-128}}"#)
+        #expect(
+            fields { $0["i"] = Int32.min } == #"{"i":{"stratusNumberType":"Int32","type":"INT64","value":-2147483648}}"#
+        )
+        #expect(
+            fields { $0["i"] = Int64.min }
+                == #"{"i":{"stratusNumberType":"Int64","type":"INT64","value":-9223372036854775808}}"#)
+        #expect(fields { $0["b"] = false } == #"{"b":{"stratusNumberType":"Bool","type":"INT64","value":0}}"#)
+        #expect(
+            fields { $0["f"] = Float(0.1) }
+                == #"{"f":{"stratusNumberType":"Float","type":"DOUBLE","value":0.10000000149011612}}"#)
         #expect(fields { $0["n"] = NSNumber(value: 5) } == #"{"n":{"type":"INT64","value":5}}"#)
         #expect(fields { $0["n"] = NSNumber(value: 0.5) } == #"{"n":{"type":"DOUBLE","value":0.5}}"#)
         #expect(fields { $0["d"] = 2.0 } == #"{"d":{"type":"DOUBLE","value":2.0}}"#)
-        #expect(fields { $0["d"] = Float(0.5) } == #"{"d":{"type":"DOUBLE","value":0.5}}"#)
+        #expect(fields { $0["d"] = Float(0.5) } == #"{"d":{"stratusNumberType":"Float","type":"DOUBLE","value":0.5}}"#)
         #expect(fields { $0["d"] = Double.nan } == #"{"d":{"type":"DOUBLE","value":"NaN"}}"#)
         #expect(fields { $0["d"] = Double.infinity } == #"{"d":{"type":"DOUBLE","value":"Infinity"}}"#)
         #expect(fields { $0["d"] = -Double.infinity } == #"{"d":{"type":"DOUBLE","value":"-Infinity"}}"#)
@@ -117,9 +131,13 @@ struct WSRecordOutputTests {
 
     @Test func listsOut() {
         #expect(fields { $0["l"] = ["a", "b"] } == #"{"l":{"type":"STRING_LIST","value":["a","b"]}}"#)
-        #expect(fields { $0["l"] = [1, 2] as [Int64] } == #"{"l":{"type":"INT64_LIST","value":[1,2]}}"#)
+        #expect(
+            fields { $0["l"] = [1, 2] as [Int64] }
+                == #"{"l":{"stratusNumberType":"Int64","type":"INT64_LIST","value":[1,2]}}"#)
         #expect(fields { $0["l"] = [1.5, .nan] } == #"{"l":{"type":"DOUBLE_LIST","value":[1.5,"NaN"]}}"#)
-        #expect(fields { $0["l"] = [true, false] } == #"{"l":{"type":"INT64_LIST","value":[1,0]}}"#)
+        #expect(
+            fields { $0["l"] = [true, false] }
+                == #"{"l":{"stratusNumberType":"Bool","type":"INT64_LIST","value":[1,0]}}"#)
         #expect(
             fields { $0["l"] = [NSNumber(value: 1), NSNumber(value: 2.5)] }
                 == #"{"l":{"type":"DOUBLE_LIST","value":[1.0,2.5]}}"#, "integers and doubles mixed")
@@ -149,7 +167,7 @@ struct WSRecordOutputTests {
     @Test func numbersAsStrings() {
         #expect(
             fields({ $0["i"] = Int64.min }, numbersAsStrings: true)
-                == #"{"i":{"type":"INT64","value":"-9223372036854775808"}}"#)
+                == #"{"i":{"stratusNumberType":"Int64","type":"INT64","value":"-9223372036854775808"}}"#)
         #expect(fields({ $0["d"] = 0.1 }, numbersAsStrings: true) == #"{"d":{"type":"DOUBLE","value":"0.1"}}"#)
         #expect(fields({ $0["d"] = 1e300 }, numbersAsStrings: true) == #"{"d":{"type":"DOUBLE","value":"1e+300"}}"#)
         #expect(

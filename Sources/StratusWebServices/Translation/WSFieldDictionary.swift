@@ -5,10 +5,13 @@ package struct WSFieldDictionary: Decodable, Hashable, Sendable {
     package var value: JSONValue
     /// The type tag as sent (checked by the translator, so an unknown tag names the field).
     package var type: String?
+    /// The Swift type of a number field, when not `Int` or `Double` (``WSNumberType``).
+    package var stratusNumberType: String?
 
     /// A field dictionary.
-    package init(value: JSONValue, type: String? = nil) {
+    package init(value: JSONValue, type: String? = nil, stratusNumberType: String? = nil) {
         self.value = value
         self.type = type
+        self.stratusNumberType = stratusNumberType
     }
 }

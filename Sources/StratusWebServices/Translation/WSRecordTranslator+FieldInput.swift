@@ -28,10 +28,25 @@ extension WSRecordTranslator {
             tagText = "\(tag.rawValue), inferred"
         }
         do throws(WSValueProblem) {
-            return try convert(field.value, as: tag, zone: zone)
+            return try numberTyped(try convert(field.value, as: tag, zone: zone), field.stratusNumberType)
         } catch {
             throw WSTranslationError(field: name, reason: "Field '\(name)' (\(tagText)): \(error.message)")
         }
+    }
+
+    /// `value` as the Swift type `stratusNumberType` names (``WSNumberType``), if any.
+    private func numberTyped(_ value: any CKRecordValue, _ stratusNumberType: String?) throws(WSValueProblem)
+        -> any CKRecordValue
+    {
+        guard let text = stratusNumberType else { return value }
+        guard let numberType = WSNumberType(rawValue: text) else {
+            let names = WSNumberType.allCases.map(\.rawValue).joined(separator: ", ")
+            throw WSValueProblem("unknown \(WSNumberType.member) '\(text)' (the types are \(names))")
+        }
+        guard let converted = numberType.converted(value) else {
+            throw WSValueProblem("\(WSNumberType.member) '\(text)' does not fit a value of this type")
+        }
+        return converted
     }
 
     /// The type of an untyped value: string → STRING; integer or boolean → INT64; decimal →
@@ -102,7 +117,7 @@ extension WSRecordTranslator {
     {
         switch itemType {
         case .string: return try map(items, string)
-        case .int64: return try map(items, int64)
+        case .int64: return try map(items) { (item) throws(WSValueProblem) in Int(try int64(item)) }
         case .double: return try map(items, double)
         case .bytes: return try map(items, bytes)
         case .timestamp: return try map(items, timestamp)
@@ -140,7 +155,7 @@ extension WSRecordTranslator {
     {
         switch tag {
         case .string: return try string(value)
-        case .int64: return try int64(value)
+        case .int64: return Int(try int64(value))  // `Int`, unless the field names another type
         case .double: return try double(value)
         case .bytes: return try bytes(value)
         case .timestamp: return try timestamp(value)

@@ -15,7 +15,11 @@ extension WSRecordTranslator {
             return listDictionary(items, numbersAsStrings: numbersAsStrings)
         }
         guard let scalar = outputValue(value) else { return nil }
-        return ["value": scalar.json(numbersAsStrings: numbersAsStrings), "type": .string(scalar.type.rawValue)]
+        var members: [String: JSONValue] = [
+            "value": scalar.json(numbersAsStrings: numbersAsStrings), "type": .string(scalar.type.rawValue),
+        ]
+        if let numberType = WSNumberType(of: value) { members[WSNumberType.member] = .string(numberType.rawValue) }
+        return .object(members)
     }
 
     /// Writes the member `name` with the field dictionary of `value` — the bytes of
@@ -27,8 +31,11 @@ extension WSRecordTranslator {
             return
         }
         guard let scalar = outputValue(value) else { return }
+        let numberType = WSNumberType(of: value)
         out.field(name) { field in
             field.object { members in
+                // Members in key order, as the writer requires.
+                if let numberType { members.member("stratusNumberType") { $0.string(numberType.rawValue) } }
                 members.member("type") { $0.string(scalar.type.rawValue) }
                 members.member("value") { $0.value(scalar.json(numbersAsStrings: numbersAsStrings)) }
             }
@@ -58,10 +65,12 @@ extension WSRecordTranslator {
             values = values.map(\.asDouble)
         }
         guard let listType = itemType.listType else { return nil }
-        return [
+        var members: [String: JSONValue] = [
             "value": .array(values.map { $0.json(numbersAsStrings: numbersAsStrings) }),
             "type": .string(listType.rawValue),
         ]
+        if let numberType = WSNumberType(of: items) { members[WSNumberType.member] = .string(numberType.rawValue) }
+        return .object(members)
     }
 
     /// A scalar record value; `nil` for a value the engine does not store, or an asset

@@ -41,11 +41,22 @@ extension WSRecordTranslator {
             writeField(name, value.recordValue, numbersAsStrings: numbersAsStrings, into: &out)
             return
         }
+        let numberType = Self.numberType(value)
         out.field(name) { field in
             field.object { members in
+                // Members in key order, as the writer requires.
+                if let numberType { members.member("stratusNumberType") { $0.string(numberType.rawValue) } }
                 members.member("type") { $0.string(scalar.type.rawValue) }
                 members.member("value") { writeScalar(scalar, numbersAsStrings: numbersAsStrings, into: &$0) }
             }
+        }
+    }
+
+    /// The Swift type a stored number reads back as, when it is not `Int` or `Double`.
+    private static func numberType(_ value: FieldValue) -> WSNumberType? {
+        switch value {
+        case .integer(_, let kind), .double(_, let kind): return WSNumberType(kind: kind)
+        default: return nil
         }
     }
 
