@@ -12,7 +12,11 @@ extension RemoteDatabaseService {
         guard journal == nil else {
             throw RemoteFailure.error(.internalError, "a local long-lived journal cannot commit with a remote modify")
         }
-        let operations = try RemoteModifyPlan.operations(request, translator: translator)
+        // Assets go first, each to its upload URL; the operations carry their receipts.
+        var translator = translator
+        translator.assets = RemoteAssetCoder(
+            transport: transport, uploaded: try RemoteAssetUploads(service: self).upload(request))
+        let operations = RemoteModifyPlan.operations(request, translator: translator)
         if let error = cancelled() { throw error }
         var body: [String: JSONValue] = ["operations": .array(operations), "atomic": .bool(request.atomic)]
         if let data = request.clientChangeTokenData {
@@ -29,7 +33,7 @@ extension RemoteDatabaseService {
         }
         var outcome = ModifyOutcome(saveResults: [], deleteResults: [])
         for (save, item) in zip(request.saves, items) {
-            outcome.saveResults.append((save.id, try savedRecord(item, zone: save.id.zoneID)))
+            outcome.saveResults.append((save.id, try savedRecord(item, of: save, translator: translator)))
         }
         for (id, item) in zip(request.deletes, items.dropFirst(request.saves.count)) {
             outcome.deleteResults.append((id, isError(item) ? .failure(itemError(item)) : .success(())))
@@ -37,11 +41,14 @@ extension RemoteDatabaseService {
         return outcome
     }
 
-    /// A save's answer: the stored record, or its error.
-    private func savedRecord(_ item: JSONValue, zone: CKRecordZone.ID) throws -> Result<CKRecord, CKError> {
-        if isError(item) { return .failure(itemError(item)) }
+    /// A save's answer: the stored record, or its error (a conflict with the client's records
+    /// added, as the engine reports it).
+    private func savedRecord(_ item: JSONValue, of save: ModifyRequest.Save, translator: WSRecordTranslator) throws
+        -> Result<CKRecord, CKError>
+    {
+        if isError(item) { return .failure(save.addingClientRecords(to: itemError(item))) }
         do {
-            return .success(try translator.serverRecord(from: item, defaultZone: zone))
+            return .success(try translator.serverRecord(from: item, defaultZone: save.id.zoneID))
         } catch {
             throw malformed("records/modify", error)
         }

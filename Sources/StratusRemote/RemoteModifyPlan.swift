@@ -16,15 +16,12 @@ import StratusWebServices
 /// One difference remains: a `changedKeys` save of a fetched record whose server copy was
 /// deleted meanwhile recreates it with the changed keys only (locally, with every field).
 enum RemoteModifyPlan {
-    /// The operations of `request`, saves then deletes.
-    ///
-    /// - Throws: `invalidArguments` for a record holding an asset: asset uploads through a
-    ///   remote container are not built yet (decision 0016).
-    static func operations(_ request: ModifyRequest, translator: WSRecordTranslator) throws(CKError) -> [JSONValue] {
+    /// The operations of `request`, saves then deletes. Asset fields are written by the
+    /// translator's asset coder: the receipts of their uploads (``RemoteAssetUploads``).
+    static func operations(_ request: ModifyRequest, translator: WSRecordTranslator) -> [JSONValue] {
         var operations: [JSONValue] = []
         operations.reserveCapacity(request.saves.count + request.deletes.count)
         for save in request.saves {
-            try refuseAssets(save.record)
             let (type, keys) = operationType(save, policy: request.policy)
             operations.append([
                 "operationType": .string(type), "record": translator.requestDictionary(for: save.record, keys: keys),
@@ -43,6 +40,11 @@ enum RemoteModifyPlan {
             }
         }
         return operations
+    }
+
+    /// The fields of `save` that its operation sends.
+    static func sentKeys(_ save: ModifyRequest.Save, policy: SavePolicy) -> [String] {
+        operationType(save, policy: policy).1
     }
 
     /// The operation type and the fields to send for one save.
@@ -64,16 +66,6 @@ enum RemoteModifyPlan {
         case .allKeys:
             let all = save.record.allKeys()
             return ("forceUpdate", all + save.changedKeys.filter { !all.contains($0) })
-        }
-    }
-
-    /// Refuses a record with an asset field, naming it.
-    private static func refuseAssets(_ record: CKRecord) throws(CKError) {
-        for key in record.allKeys() where record[key] is CKAsset || record[key] is [CKAsset] {
-            throw RemoteFailure.error(
-                .invalidArguments,
-                "record '\(record.recordID.recordName)' field '\(key)' holds an asset; assets cannot be saved through a remote container yet"
-            )
         }
     }
 }

@@ -14,7 +14,7 @@ import StratusWebServices
 final class RemoteTransport: Sendable {
     let server: RemoteServer
     let containerIdentifier: String
-    private let client: HTTPClient
+    let client: HTTPClient
 
     init(server: RemoteServer, containerIdentifier: String) {
         self.server = server

@@ -113,17 +113,37 @@ struct RemoteRecordsTests {
         #expect(try await fixture.alice().userRecordID() != fixture.bob().userRecordID())
     }
 
-    @Test func aRecordHoldingAnAssetIsRefusedNamingTheFieldAndNothingIsSaved() async throws {
+    @Test func anAssetTravelsBothWaysAndBobCannotReadAlicesDownload() async throws {
         let directory = try TemporaryDirectory(prefix: "remote-asset")
         defer { try? directory.remove() }
         let file = directory.appending("photo.bin")
-        try Data([1, 2, 3]).write(to: file)
-        let database = fixture.alice().privateCloudDatabase
+        let content = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try content.write(to: file)
         let record = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: "with-asset"))
-        record["title"] = "kept out"
         record["image"] = CKAsset(fileURL: file)
+        record["gallery"] = [CKAsset(fileURL: file)]
+        let saved = try await fixture.alice().privateCloudDatabase.save(record)
+        #expect((saved["image"] as? CKAsset)?.fileURL == file, "the saved record keeps the app's own asset")
+        try directory.remove()
+        let fetched = try await fixture.alice().privateCloudDatabase.record(for: record.recordID)
+        let local = try #require((fetched["image"] as? CKAsset)?.fileURL)
+        #expect(try Data(contentsOf: local) == content)
+        let list = try #require(fetched["gallery"] as? [CKAsset])
+        #expect(try list.map { try Data(contentsOf: #require($0.fileURL)) } == [content])
+        let error = try #require(
+            await #expect(throws: CKError.self) {
+                try await fixture.bob().privateCloudDatabase.record(for: record.recordID)
+            })
+        #expect(error.code == .unknownItem)
+    }
+
+    @Test func anAssetWhoseFileIsGoneIsRefusedNamingTheFieldAndNothingIsSaved() async throws {
+        let database = fixture.alice().privateCloudDatabase
+        let record = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: "without-file"))
+        record["title"] = "kept out"
+        record["image"] = CKAsset(fileURL: URL(fileURLWithPath: "/nonexistent/stratus/photo.bin"))
         let error = try #require(await #expect(throws: CKError.self) { try await database.save(record) })
-        #expect(error.code == .invalidArguments)
+        #expect(error.code == .assetFileNotFound)
         #expect(error.localizedDescription.contains("'image'"), "\(error.localizedDescription)")
         let lookup = try #require(
             await #expect(throws: CKError.self) { try await database.record(for: record.recordID) })
