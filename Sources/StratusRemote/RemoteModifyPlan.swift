@@ -67,9 +67,11 @@ enum RemoteModifyPlan {
         }
     }
 
-    /// Refuses a record with an asset field, naming it.
+    /// Refuses a record with an asset field, naming it. An empty list holds no asset (though
+    /// it casts to `[CKAsset]`, as every empty array does).
     private static func refuseAssets(_ record: CKRecord) throws(CKError) {
-        for key in record.allKeys() where record[key] is CKAsset || record[key] is [CKAsset] {
+        for key in record.allKeys()
+        where record[key] is CKAsset || (record[key] as? [CKAsset]).map({ !$0.isEmpty }) == true {
             throw RemoteFailure.error(
                 .invalidArguments,
                 "record '\(record.recordID.recordName)' field '\(key)' holds an asset; assets cannot be saved through a remote container yet"
