@@ -280,7 +280,9 @@ let package = Package(
         // Remote containers against a stratusd started on loopback.
         .testTarget(
             name: "StratusRemoteTests",
-            dependencies: ["stratusd", "StratusRemote", "Stratus", "StratusSQLite", "StratusTestSupport"],
+            dependencies: [
+                "stratusd", "StratusRemote", "Stratus", "StratusSQLite", "StratusTestSupport", "StratusTestProbe",
+            ],
             swiftSettings: strictSettings
         ),
         // The API check: Stratus's symbol graph against Apple's declarations (Tests/APICheck).
@@ -299,7 +301,9 @@ let package = Package(
         // writer killed mid-batch).
         .executableTarget(
             name: "StratusTestProbe",
-            dependencies: ["Stratus", "StratusSQLite", "StratusLMDB", "StratusBackend", "StratusTestSupport"],
+            dependencies: [
+                "Stratus", "StratusSQLite", "StratusLMDB", "StratusBackend", "StratusTestSupport", "StratusRemote",
+            ],
             swiftSettings: strictSettings
         ),
     ]
