@@ -62,46 +62,57 @@ struct ManyClientsScenario {
         let database = container(servers[0]).privateCloudDatabase
         for zoneName in configuration.zoneNames { _ = try await database.save(CKRecordZone(zoneName: zoneName)) }
         let doneFile = directory.appending("writers-done").path
-        let syncerReports = (0..<Self.syncers).map { directory.appending("syncer\($0).json").path }
         let syncers = try (0..<Self.syncers).map { i in
             try TestProbe.launch(
                 ["remote-syncer"] + account.arguments(server: servers[i % servers.count].baseURL)
-                    + [String(resultsLimit), doneFile, syncerReports[i]])
+                    + [String(resultsLimit), doneFile, reportFile("syncer", i).path])
         }
-        let writerReports = (0..<Self.writers).map { directory.appending("writer\($0).json").path }
+        var figures = Figures()
+        // Whatever happens to the writers, the syncers are told to finish, so none is left behind.
+        var written: [ConcurrentSyncScenario.WriterReport] = []
+        var writersFailure: (any Error)?
+        do { written = try await runWriters(&figures) } catch { writersFailure = error }
+        #expect(FileManager.default.createFile(atPath: doneFile, contents: nil), "the syncers' signal to finish")
+        var synced: [SyncerReport] = []
+        for (i, syncer) in syncers.enumerated() {
+            let outcome = await syncer.finish()
+            #expect(outcome.status == 0, "syncer \(i) failed with status \(outcome.status): \(outcome.errorOutput)")
+            let report = try JSONDecoder().decode(SyncerReport.self, from: Data(contentsOf: reportFile("syncer", i)))
+            synced.append(report)
+            figures.syncerSeconds.append(report.seconds)
+            figures.syncerFetches.append("\(report.fetchesDuringWrites)+\(report.finalFetches)")
+        }
+        if let writersFailure { throw writersFailure }
+        figures.records = try await check(synced, written: written)
+        figures.seconds = Date().timeIntervalSince(started)
+        return figures
+    }
+
+    /// Runs the writers to their end; returns their reports.
+    private func runWriters(_ figures: inout Figures) async throws -> [ConcurrentSyncScenario.WriterReport] {
         let writers = try (0..<Self.writers).map { i in
             try TestProbe.launch(
                 ["remote-writer"] + account.arguments(server: servers[i % servers.count].baseURL)
-                    + [String(seed &+ UInt64(i + 1)), "w\(i)-", String(operations), writerReports[i]])
+                    + [String(seed &+ UInt64(i + 1)), "w\(i)-", String(operations), reportFile("writer", i).path])
         }
         var written: [ConcurrentSyncScenario.WriterReport] = []
-        var figures = Figures()
         for (i, writer) in writers.enumerated() {
             let outcome = await writer.finish()
             #expect(outcome.status == 0, "writer \(i) failed with status \(outcome.status): \(outcome.errorOutput)")
             let report = try JSONDecoder().decode(
-                ConcurrentSyncScenario.WriterReport.self, from: Data(contentsOf: URL(fileURLWithPath: writerReports[i]))
-            )
+                ConcurrentSyncScenario.WriterReport.self, from: Data(contentsOf: reportFile("writer", i)))
             #expect(report.problems.isEmpty, "writer \(i): \(report.problems.prefix(5))")
             #expect(report.creates + report.modifications + report.deletions == operations)
             figures.writerSeconds.append(report.seconds)
             figures.writerBatches.append(report.batches)
             written.append(report)
         }
-        #expect(FileManager.default.createFile(atPath: doneFile, contents: nil), "the syncers' signal to finish")
-        var synced: [SyncerReport] = []
-        for (i, syncer) in syncers.enumerated() {
-            let outcome = await syncer.finish()
-            #expect(outcome.status == 0, "syncer \(i) failed with status \(outcome.status): \(outcome.errorOutput)")
-            let report = try JSONDecoder().decode(
-                SyncerReport.self, from: Data(contentsOf: URL(fileURLWithPath: syncerReports[i])))
-            synced.append(report)
-            figures.syncerSeconds.append(report.seconds)
-            figures.syncerFetches.append("\(report.fetchesDuringWrites)+\(report.finalFetches)")
-        }
-        figures.records = try await check(synced, written: written)
-        figures.seconds = Date().timeIntervalSince(started)
-        return figures
+        return written
+    }
+
+    /// The report file of client `index` of `kind` (`writer`, `syncer`).
+    private func reportFile(_ kind: String, _ index: Int) -> URL {
+        directory.appending("\(kind)\(index).json")
     }
 
     /// Compares each syncer's mirror with a fresh container's view (through the last server)
