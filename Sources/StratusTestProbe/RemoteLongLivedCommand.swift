@@ -154,7 +154,7 @@ enum RemoteLongLivedCommand {
 }
 
 /// A value set from a callback and read after it ran.
-final class RemoteProbeBox<T>: @unchecked Sendable {
+private final class RemoteProbeBox<T>: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: T
 
