@@ -11,10 +11,10 @@ import Testing
 /// fetches a proxy of each, re-adds them, and must receive every callback exactly once, in the
 /// original order — the killed process's callbacks first. Then the same with `stratusd`
 /// frozen in the middle of the fetch, SIGKILLed with the client, and started again on its
-/// store: its long-lived runner resumes the fetch after the (2 s) lease.
+/// store — or, on PostgreSQL, a second `stratusd` on the same database taking over: its
+/// long-lived runner resumes the fetch after the (2 s) lease (``RemoteLifeCycleFixture``).
 @Suite("Remote containers: the long-lived life cycle across SIGKILL")
 struct RemoteLifeCycleTests {
-    static let container = "iCloud.com.example.lifecycle"
     /// Records of the fetched zone, one per page: enough that the fetch is still running on
     /// the server when the client is killed or the server frozen.
     static let records = 3_000
@@ -22,73 +22,65 @@ struct RemoteLifeCycleTests {
     static let saves = 50
     /// Callbacks of each operation the first process delivers before it stops to be killed.
     static let holdAfter = 4
-    static let lease = ["--long-lived-lease-seconds", "2"]
-
-    let directory: TemporaryDirectory
-    let server: StratusDaemonProcess
-    let account: RemoteProbeAccount
-
-    init() async throws {
-        directory = try TemporaryDirectory(prefix: "stratus-life-cycle")
-        let made = try provisionStratusd(container: Self.container, users: ["alice"], in: directory)
-        server = try StratusDaemonProcess(arguments: Self.lease, directory: directory)
-        account = try RemoteProbeAccount(
-            apiToken: made.apiToken, webAuthToken: made.sessions[0], container: Self.container, in: directory)
-        let remote = RemoteServer(
-            url: server.baseURL, credentials: .session(apiToken: made.apiToken, webAuthToken: made.sessions[0]))
-        try await Self.prepare(CKContainer(identifier: Self.container, server: remote).privateCloudDatabase)
-    }
-
-    /// Makes the zones and fills `Feed` with records `f0`… in order.
-    static func prepare(_ database: CKDatabase) async throws {
-        for name in ["Feed", "Saves"] { _ = try await database.save(CKRecordZone(zoneName: name)) }
-        let zoneID = CKRecordZone.ID(zoneName: "Feed", ownerName: CKCurrentUserDefaultName)
-        for start in stride(from: 0, to: records, by: 300) {
-            let batch = (start..<min(records, start + 300)).map { index in
-                let record = CKRecord(recordType: "Item", recordID: .init(recordName: "f\(index)", zoneID: zoneID))
-                record["n"] = Int64(index)
-                return record
-            }
-            let saved = try await database.modifyRecords(saving: batch, deleting: []).saveResults
-            #expect(saved.values.allSatisfy { (try? $0.get()) != nil }, "filling the fetched zone")
-        }
-    }
 
     @Test func aKilledClientsOperationsAreReplayedByTheNextProcessExactlyOnceInOrder() async throws {
-        defer { finish() }
+        let fixture = try await RemoteLifeCycleFixture(records: Self.records)
         let started = Date()
-        let killed = try await startAndKill(freezing: nil)
-        let resumed = try await resume(at: server)
+        let killed = try await startAndKill(fixture, freezing: false)
+        let resumed = try await resume(fixture, at: fixture.server)
         check(killed: killed, resumed: resumed)
         print("life cycle, client SIGKILLed: \(resumed.lines.count) lines replayed in \(seconds(since: started))")
     }
 
     @Test func aKilledStratusdResumesTheFetchAndTheNextProcessGetsEveryCallbackOnce() async throws {
-        defer { finish() }
+        let fixture = try await RemoteLifeCycleFixture(records: Self.records)
         let started = Date()
-        let killed = try await startAndKill(freezing: server)
-        server.crash()
-        let restarted = try server.restarted(arguments: Self.lease)
+        let killed = try await startAndKill(fixture, freezing: true)
+        fixture.server.crash()
+        let restarted = try fixture.server.restarted(arguments: RemoteLifeCycleFixture.lease)
         defer { restarted.stop() }
-        let resumed = try await resume(at: restarted)
+        let resumed = try await resume(fixture, at: restarted)
         check(killed: killed, resumed: resumed)
+        expectResumed(killed, by: restarted)
+        print("life cycle, client and stratusd SIGKILLed: \(resumed.lines.count) lines in \(seconds(since: started))")
+    }
+
+    @Test func anotherStratusdOnThePostgreSQLTakesOverAndTheNextProcessGetsEveryCallbackOnce() async throws {
+        let fixture = try await RemoteLifeCycleFixture(postgres: true, records: Self.records)
+        let other = try #require(fixture.other)
+        let started = Date()
+        let killed = try await startAndKill(fixture, freezing: true)
+        fixture.server.crash()
+        let resumed = try await resume(fixture, at: other)
+        check(killed: killed, resumed: resumed)
+        expectResumed(killed, by: other)
+        print(
+            "life cycle, client and one of two stratusd on PostgreSQL SIGKILLed: \(resumed.lines.count) lines in \(seconds(since: started))"
+        )
+    }
+
+    /// `server`'s log says it resumed the fetch `killed` started: it was killed in its middle.
+    private func expectResumed(_ killed: RemoteLifeCycleTranscript, by server: StratusDaemonProcess) {
         let fetchID = killed.ids("PERSISTED")["fetch"] ?? "?"
-        let log = restarted.standardError
+        let log = server.standardError
         #expect(
             log.split(separator: "\n").contains {
                 $0.contains("resuming long-lived operation") && $0.contains(fetchID)
             },
-            "the restarted stratusd resumed the fetch, killed in its middle: \(log.suffix(2000))")
-        print("life cycle, client and stratusd SIGKILLed: \(resumed.lines.count) lines in \(seconds(since: started))")
+            "the stratusd resumed the fetch, killed in its middle: \(log.suffix(2000))")
     }
 
-    /// Runs `start`, which holds each operation after a few callbacks (freezing `server` at
-    /// the fetch's), and SIGKILLs it at the fetch's hold; returns what it printed.
-    private func startAndKill(freezing frozen: StratusDaemonProcess?) async throws -> RemoteLifeCycleTranscript {
+    /// Runs `start` against the fixture's server, which holds each operation after a few
+    /// callbacks (with `freezing`, freezing the server at the fetch's), and SIGKILLs it at the
+    /// fetch's hold; returns what it printed.
+    private func startAndKill(_ fixture: RemoteLifeCycleFixture, freezing: Bool) async throws
+        -> RemoteLifeCycleTranscript
+    {
+        let server = fixture.server
         var arguments =
-            ["remote-long-lived", "start"] + account.arguments(server: server.baseURL)
+            ["remote-long-lived", "start"] + fixture.account.arguments(server: server.baseURL)
             + ["Feed", "Saves", String(Self.saves), String(Self.holdAfter)]
-        if let frozen { arguments.append(String(frozen.process.processIdentifier)) }
+        if freezing { arguments.append(String(server.process.processIdentifier)) }
         let probe = try KillableProbe(
             arguments: arguments,
             killPoint: .init(after: 1, linesStartingWith: "HOLD fetch", delayMicroseconds: 0))
@@ -102,10 +94,12 @@ struct RemoteLifeCycleTests {
         return transcript
     }
 
-    /// Runs `resume` against `at` to its end; returns what it printed.
-    private func resume(at target: StratusDaemonProcess) async throws -> RemoteLifeCycleTranscript {
+    /// Runs `resume` against `target` to its end; returns what it printed.
+    private func resume(_ fixture: RemoteLifeCycleFixture, at target: StratusDaemonProcess) async throws
+        -> RemoteLifeCycleTranscript
+    {
         let probe = try KillableProbe(
-            arguments: ["remote-long-lived", "resume"] + account.arguments(server: target.baseURL))
+            arguments: ["remote-long-lived", "resume"] + fixture.account.arguments(server: target.baseURL))
         var lines: [String] = []
         for await line in probe.lines { lines.append(line) }
         let exit = await probe.exit()
@@ -130,11 +124,5 @@ struct RemoteLifeCycleTests {
 
     private func seconds(since start: Date) -> String {
         String(format: "%.1f s", Date().timeIntervalSince(start))
-    }
-
-    /// Kills the server (SIGKILL: a frozen one ignores SIGTERM) and removes its directory.
-    private func finish() {
-        server.crash()
-        try? directory.remove()
     }
 }
