@@ -282,7 +282,7 @@ let package = Package(
             name: "StratusRemoteTests",
             dependencies: [
                 "stratusd", "StratusRemote", "Stratus", "StratusServer", "StratusConformance", "StratusInMemory",
-                "StratusSQLite", "StratusLMDB", "StratusPostgreSQL", "StratusTestSupport",
+                "StratusSQLite", "StratusLMDB", "StratusPostgreSQL", "StratusTestSupport", "StratusTestProbe",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -304,7 +304,9 @@ let package = Package(
         // writer killed mid-batch).
         .executableTarget(
             name: "StratusTestProbe",
-            dependencies: ["Stratus", "StratusSQLite", "StratusLMDB", "StratusBackend", "StratusTestSupport"],
+            dependencies: [
+                "Stratus", "StratusSQLite", "StratusLMDB", "StratusBackend", "StratusTestSupport", "StratusRemote",
+            ],
             swiftSettings: strictSettings
         ),
     ]

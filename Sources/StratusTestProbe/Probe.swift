@@ -8,7 +8,8 @@ enum Probe {
     /// One usage line per subcommand.
     static let usages = [
         SQLiteCounterCommand.usage, LMDBCounterCommand.usage, CrashWriterCommand.usage, LongLivedWriterCommand.usage,
-        SyncWriterCommand.usage, LMDBHoldReadCommand.usage, NamespaceNumbersCommand.usage,
+        SyncWriterCommand.usage, LMDBHoldReadCommand.usage, NamespaceNumbersCommand.usage, RemoteWriterCommand.usage,
+        RemoteSyncerCommand.usage, RemoteLongLivedCommand.usage,
     ]
 
     /// Opens the store `store` names: an `lmdb:` URL (options included, such as

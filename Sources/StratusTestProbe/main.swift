@@ -36,6 +36,12 @@ do {
         try LMDBHoldReadCommand.run(subcommandArguments)
     case NamespaceNumbersCommand.name:
         try NamespaceNumbersCommand.run(subcommandArguments)
+    case RemoteWriterCommand.name:
+        try RemoteWriterCommand.run(subcommandArguments)
+    case RemoteSyncerCommand.name:
+        try RemoteSyncerCommand.run(subcommandArguments)
+    case RemoteLongLivedCommand.name:
+        try RemoteLongLivedCommand.run(subcommandArguments)
     default:
         Probe.exitWithUsage("unknown subcommand '\(subcommand)'")
     }
