@@ -67,7 +67,7 @@ final class RemoteTransport: Sendable {
             if answer.status == 200 {
                 throw RemoteFailure.error(.serverResponseLost, "the server's answer to \(path) is not JSON: \(error)")
             }
-            throw RemoteFailure.status(answer.status, path: path)
+            throw RemoteFailure.status(answer.status, path: path, retryAfter: answer.retryAfter)
         }
         guard answer.status == 200 else {
             throw WSErrorReader.error(from: json, status: answer.status, translator: WSRecordTranslator())
@@ -75,11 +75,12 @@ final class RemoteTransport: Sendable {
         return json
     }
 
-    /// One HTTP exchange: the status and body bytes.
+    /// One HTTP exchange: the status, the body bytes, and the seconds of a `Retry-After` header
+    /// (an HTTP date there is not read).
     private func send(
         _ method: HTTPMethod, path: String, query: [(String, String)], body: [UInt8]?, headers: [(String, String)],
         wait: Double
-    ) throws(CKError) -> (status: Int, body: [UInt8]) {
+    ) throws(CKError) -> (status: Int, body: [UInt8], retryAfter: Double?) {
         do {
             var request = try HTTPClient.Request(url: url(path, query), method: method)
             for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -91,7 +92,8 @@ final class RemoteTransport: Sendable {
             let deadline = NIODeadline.now() + .nanoseconds(timeout)
             let response = try client.execute(request: request, deadline: deadline).wait()
             let bytes = response.body.map { Array($0.readableBytesView) } ?? []
-            return (Int(response.status.code), bytes)
+            let retryAfter = response.headers.first(name: "Retry-After").flatMap(Double.init)
+            return (Int(response.status.code), bytes, retryAfter)
         } catch {
             throw RemoteFailure.transport(error, path: path)
         }
