@@ -1,0 +1,94 @@
+import Foundation
+import Stratus
+import StratusTestSupport
+import Testing
+
+/// Issue 12, "Network faults", for long-lived operations run by the server (decision 0016.6):
+/// an interrupted submission or events long-poll loses and repeats no callback, and a cancel
+/// reaches the server through a dropped answer.
+@Suite("Remote containers: network faults, long-lived operations", .serialized, .timeLimit(.minutes(5)))
+struct NetworkFaultLongLivedTests {
+    /// Runs `operation` on `database` and waits for its completion block.
+    static func run(_ operation: CKDatabaseOperation, on database: CKDatabase) async {
+        let done = DispatchSemaphore(value: 0)
+        operation.completionBlock = { done.signal() }
+        database.add(operation)
+        await Task.detached { done.wait() }.value
+    }
+
+    @Test func interruptedPollsDeliverEveryCallbackOnceInOrder() async throws {
+        let fixture = try await NetworkFaultFixture()
+        fixture.proxy.setPlan(
+            FaultProxy.failingFirst([
+                ("stratus/operations/submit", .dropResponse(afterBytes: 0)), ("/events", .closeAtOnce),
+            ]))
+        let log = Lines()
+        let operation = RemoteLongLivedTests.modify(RemoteLongLivedTests.notes(3), log: log)
+        let database = fixture.throughProxy()
+        await Self.run(operation, on: database)
+
+        #expect(
+            log.all == ["persisted", "saved ll-0 true", "saved ll-1 true", "saved ll-2 true", "done true"],
+            "\(fixture.transcript)")
+        let submits = fixture.exchanges("stratus/operations/submit")
+        #expect(submits.count == 2 && submits.allSatisfy { $0.reachedServer }, "resubmitted: \(fixture.transcript)")
+        #expect(fixture.exchanges("/events").first?.answered == false, "\(fixture.transcript)")
+        #expect(try await fixture.remote.alice().allLongLivedOperationIDs().isEmpty, "delivered, so not listed")
+    }
+
+    @Test func aDroppedEventsAnswerAfterTheServerReadItRepeatsNoCallback() async throws {
+        let fixture = try await NetworkFaultFixture()
+        // Every other events answer is lost after the server sent it.
+        let count = FaultProxyCounter()
+        fixture.proxy.setPlan { exchange, _ in
+            guard exchange.path.hasSuffix("/events") else { return .pass }
+            return count.next() % 2 == 0 ? .dropResponse(afterBytes: 50) : .pass
+        }
+        let log = Lines()
+        let operation = RemoteLongLivedTests.modify(RemoteLongLivedTests.notes(5), log: log)
+        await Self.run(operation, on: fixture.throughProxy())
+        let expected = ["persisted"] + (0..<5).map { "saved ll-\($0) true" } + ["done true"]
+        #expect(log.all == expected, "\(fixture.transcript)")
+        #expect(fixture.exchanges("/events").contains { !$0.answered && $0.serverStatus == 200 })
+    }
+
+    @Test func aCancelReachesTheServerThroughADroppedAnswer() async throws {
+        let fixture = try await NetworkFaultFixture()
+        let records = (0..<3).map { NetworkFaultFixture.record("fetched-\($0)") }
+        _ = try await fixture.direct().modifyRecords(saving: records, deleting: [])
+        fixture.proxy.setPlan(FaultProxy.failingFirst([("/cancel", .dropResponse(afterBytes: 0))]))
+        // A long-lived fetch (a modify's callbacks are never cancelled once it committed), held
+        // in its first callback.
+        let operation = CKFetchRecordsOperation(recordIDs: records.map(\.recordID))
+        operation.configuration.isLongLived = true
+        let gate = DispatchSemaphore(value: 0)
+        let log = Lines()
+        operation.perRecordResultBlock = { id, _ in
+            gate.wait()
+            log.append("fetched \(id.recordName)")
+        }
+        operation.fetchRecordsResultBlock = { result in
+            if case .failure(let error as CKError) = result { log.append("failed \(error.code.name)") }
+        }
+        let done = DispatchSemaphore(value: 0)
+        operation.completionBlock = { done.signal() }
+        fixture.throughProxy().add(operation)
+
+        // Listed while its first callback is held: not delivered yet.
+        let other = fixture.remote.alice()
+        var listed: [CKOperation.ID] = []
+        for _ in 0..<200 where listed.isEmpty {
+            listed = try await other.allLongLivedOperationIDs()
+            if listed.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(listed == [operation.operationID])
+        operation.cancel()
+        for _ in records { gate.signal() }
+        await Task.detached { done.wait() }.value
+
+        #expect(log.all == ["fetched fetched-0", "failed operationCancelled"], "\(fixture.transcript)")
+        let cancels = fixture.exchanges("/cancel")
+        #expect(cancels.count == 2 && cancels.allSatisfy { $0.reachedServer }, "retried: \(fixture.transcript)")
+        #expect(try await other.allLongLivedOperationIDs().isEmpty, "the server has it cancelled")
+    }
+}
