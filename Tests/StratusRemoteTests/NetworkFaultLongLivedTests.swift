@@ -91,4 +91,54 @@ struct NetworkFaultLongLivedTests {
         #expect(cancels.count == 2 && cancels.allSatisfy { $0.reachedServer }, "retried: \(fixture.transcript)")
         #expect(try await other.allLongLivedOperationIDs().isEmpty, "the server has it cancelled")
     }
+
+    @Test func pollsThatKeepFailingEndInNetworkFailureAndAProxyDeliversLater() async throws {
+        let fixture = try await NetworkFaultFixture()
+        fixture.proxy.setPlan(FaultProxy.failing(.closeAtOnce, times: .max) { $0.path.hasSuffix("/events") })
+        let log = Lines()
+        let operation = RemoteLongLivedTests.modify(RemoteLongLivedTests.notes(3), log: log)
+        operation.modifyRecordsResultBlock = { result in
+            if case .failure(let error as CKError) = result { log.append("failed \(error.code.name)") }
+        }
+        await Self.run(operation, on: fixture.throughProxy())
+        #expect(log.all == ["persisted", "failed networkFailure"], "\(fixture.transcript)")
+        #expect(fixture.exchanges("/events").count == 4, "the first try and three retries")
+
+        // The server ran it all the same; once the network is back, a proxy delivers each
+        // callback once, in order.
+        fixture.proxy.setPlan { _, _ in .pass }
+        let container = fixture.remote.alice()
+        #expect(try await container.allLongLivedOperationIDs() == [operation.operationID])
+        let proxy = try #require(
+            try await container.longLivedOperation(for: operation.operationID) as? CKModifyRecordsOperation)
+        let replayed = Lines()
+        proxy.perRecordSaveBlock = { id, result in
+            replayed.append("saved \(id.recordName) \((try? result.get()) != nil)")
+        }
+        proxy.modifyRecordsResultBlock = { result in replayed.append("done \((try? result.get()) != nil)") }
+        await Self.run(proxy, on: container.privateCloudDatabase)
+        #expect(replayed.all == ["saved ll-0 true", "saved ll-1 true", "saved ll-2 true", "done true"])
+    }
+
+    @Test func aGapInTheEventsFailsTheOperationThroughItsFinalCallback() async throws {
+        let fixture = try await NetworkFaultFixture()
+        // An events answer (from a broken intermediary) that starts after the callback asked for.
+        let answer = FaultProxy.response(
+            status: 200, headers: [("Content-Type", "application/json")],
+            body: #"{"events":[{"sequence":2,"event":"AA=="}],"state":"running"}"#)
+        fixture.proxy.setPlan(FaultProxy.failingFirst([("/events", .respond(answer))]))
+        let log = Lines()
+        let operation = RemoteLongLivedTests.modify(RemoteLongLivedTests.notes(3), log: log)
+        operation.modifyRecordsResultBlock = { result in
+            if case .failure(let error as CKError) = result { log.append("failed \(error.code.name)") }
+        }
+        let done = DispatchSemaphore(value: 0)
+        operation.completionBlock = { done.signal() }
+        fixture.throughProxy().add(operation)
+        let finished = await Task.detached { done.wait(timeout: .now() + 60) }.value
+        #expect(finished == .success, "the operation completed")
+        // Before: the run returned silently, so the operation finished without its final
+        // callback and the app never learned the outcome.
+        #expect(log.all == ["persisted", "failed internalError"], "\(fixture.transcript)")
+    }
 }
