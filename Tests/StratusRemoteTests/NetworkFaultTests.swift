@@ -83,23 +83,25 @@ struct NetworkFaultTests {
     }
 
     @Test func aRequestStalledPastTheTimeoutArrivesLateAndIsNotAppliedTwice() async throws {
-        let fixture = try await NetworkFaultFixture(requestTimeout: .seconds(2))
+        let fixture = try await NetworkFaultFixture(requestTimeout: .seconds(4))
         let before = try await fixture.token()
-        // The first attempt is held past the client's timeout; the retry is applied; then the
+        // The first attempt is held past the client's timeout; a retry is applied; then the
         // first attempt reaches the server, which answers it from the journal.
-        fixture.proxy.setPlan(FaultProxy.failing(.stallRequest(seconds: 4), where: Self.isModify))
+        fixture.proxy.setPlan(FaultProxy.failing(.stallRequest(seconds: 8), where: Self.isModify))
         let record = NetworkFaultFixture.record("stalled")
         let result = try await fixture.throughProxy().modifyRecords(saving: [record], deleting: [])
         let saved = try #require(try result.saveResults[record.recordID]?.get(), "\(fixture.transcript)")
         try await fixture.waitForStalledRequests()
 
         let modifies = fixture.exchanges("records/modify")
-        #expect(modifies.count == 2 && modifies.allSatisfy { $0.reachedServer }, "\(fixture.transcript)")
-        let late = try #require(modifies.first)
-        #expect(late.serverStatus == 200, "the late duplicate is answered: \(fixture.transcript)")
-        #expect(
-            !String(decoding: late.serverBody, as: UTF8.self).contains("serverErrorCode"),
-            "with the journaled outcome, not a conflict of a second application")
+        #expect(modifies.count >= 2 && modifies.allSatisfy { $0.reachedServer }, "\(fixture.transcript)")
+        #expect(Set(modifies.map(\.operationID)).count == 1, "one operation ID for every try")
+        for exchange in modifies {
+            // The late first try included: the journaled outcome, not a conflict of a second
+            // application.
+            let body = String(decoding: exchange.serverBody, as: UTF8.self)
+            #expect(exchange.serverStatus == 200 && !body.contains("serverErrorCode"), "\(exchange): \(body)")
+        }
         #expect(try await fixture.changes(since: before).tags == ["stalled": try #require(saved.recordChangeTag)])
     }
 

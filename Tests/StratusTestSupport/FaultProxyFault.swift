@@ -66,7 +66,8 @@ public struct FaultProxyExchange: Sendable, CustomStringConvertible {
     /// The body of the server's response, as it came (chunked bodies with their framing), when
     /// one was read.
     public var serverBody: [UInt8] = []
-    /// Whether the whole response (the server's or the proxy's own) was returned to the client.
+    /// Whether the whole response (the server's or the proxy's own) was written to the client's
+    /// connection — which a client that gave up meanwhile may have closed without reading it.
     public var answered = false
 
     /// The exchange in a line.
