@@ -32,14 +32,41 @@ struct NetworkFaultTests {
     @Test func aRequestDroppedBeforeTheServerIsRetriedAndAppliedOnce() async throws {
         let fixture = try await NetworkFaultFixture()
         let before = try await fixture.token()
-        fixture.proxy.setPlan(FaultProxy.failing(.dropRequest(afterBytes: 40), where: Self.isModify))
+        // Cut in the head, then one byte short of the end of the body: the server never has a
+        // whole request until the third try.
+        let tries = FaultProxyCounter()
+        fixture.proxy.setPlan { exchange, _ in
+            guard Self.isModify(exchange) else { return .pass }
+            switch tries.next() {
+            case 0: return .dropRequest(afterBytes: 40)
+            case 1: return .dropRequest(afterBytes: .max)
+            default: return .pass
+            }
+        }
         let record = NetworkFaultFixture.record("late")
         let result = try await fixture.throughProxy().modifyRecords(saving: [record], deleting: [])
         let saved = try #require(try result.saveResults[record.recordID]?.get())
 
         let modifies = fixture.exchanges("records/modify")
-        #expect(modifies.map(\.reachedServer) == [false, true], "\(fixture.transcript)")
+        #expect(modifies.map(\.reachedServer) == [false, false, true], "\(fixture.transcript)")
         #expect(try await fixture.changes(since: before).tags == ["late": try #require(saved.recordChangeTag)])
+    }
+
+    @Test func aModifyWhoseAnswerIsStalledPastTheTimeoutIsAnsweredFromTheJournal() async throws {
+        let fixture = try await NetworkFaultFixture(requestTimeout: .seconds(3))
+        let before = try await fixture.token()
+        fixture.proxy.setPlan(FaultProxy.failing(.stallResponse(seconds: 6), where: Self.isModify))
+        let record = NetworkFaultFixture.record("slow")
+        let result = try await fixture.throughProxy().modifyRecords(saving: [record], deleting: [])
+        let saved = try #require(try result.saveResults[record.recordID]?.get(), "\(fixture.transcript)")
+
+        let modifies = fixture.exchanges("records/modify")
+        #expect(modifies.count >= 2 && modifies.allSatisfy { $0.reachedServer }, "\(fixture.transcript)")
+        for exchange in modifies {
+            let body = String(decoding: exchange.serverBody, as: UTF8.self)
+            #expect(exchange.serverStatus == 200 && !body.contains("serverErrorCode"), "\(exchange): \(body)")
+        }
+        #expect(try await fixture.changes(since: before).tags == ["slow": try #require(saved.recordChangeTag)])
     }
 
     @Test func aBatchWhoseResponseIsDroppedIsAppliedOnce() async throws {

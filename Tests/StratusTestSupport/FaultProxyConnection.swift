@@ -74,6 +74,7 @@ final class FaultProxyConnection: @unchecked Sendable {
             return false
         }
         exchange.reachedServer = server.socket.write(request.bytes)
+        core.record(exchange)  // seen at once, not when a stall ends
         let response = exchange.reachedServer ? server.reader.next(isResponse: true) : nil
         upstream = server
         guard let response else {
@@ -82,6 +83,7 @@ final class FaultProxyConnection: @unchecked Sendable {
         }
         exchange.serverStatus = response.status
         exchange.serverBody = Array(response.body)
+        core.record(exchange)
         if let responseBytes {
             client.write(response.bytes.prefix(min(responseBytes, response.bytes.count - 1)))
             client.reset()
