@@ -21,10 +21,10 @@ final class NetworkFaultFixture: Sendable {
     }
 
     /// A new container for alice whose requests go through the proxy.
-    func throughProxy() -> CKDatabase {
+    func throughProxy(connectTimeout: Duration = .seconds(10)) -> CKDatabase {
         let server = RemoteServer(
             url: proxy.url, credentials: .session(apiToken: remote.apiToken, webAuthToken: remote.aliceSession),
-            requestTimeout: requestTimeout)
+            requestTimeout: requestTimeout, connectTimeout: connectTimeout)
         return CKContainer(identifier: RemoteFixture.container, server: server).privateCloudDatabase
     }
 

@@ -40,6 +40,20 @@ struct NetworkFaultStatusTests {
         print("network faults: 4 dropped lookups ended in networkFailure after \(elapsed)")
     }
 
+    @Test func aProxyThatStopsListeningIsNetworkUnavailable() async throws {
+        let fixture = try await Self.fixture()
+        let database = fixture.throughProxy(connectTimeout: .seconds(1))
+        #expect(try await database.record(for: Self.id)["n"] as? Int64 == 7, "a pooled connection first")
+        // The pooled connection is closed, and nothing listens on the port any more.
+        fixture.proxy.stop()
+        let (error, elapsed) = await timed {
+            await failure { _ = try await database.record(for: Self.id) }
+        }
+        #expect(error?.code == .networkUnavailable, "\(String(describing: error))")
+        #expect(elapsed < .seconds(30), "about the connect timeout: \(elapsed)")
+        print("network faults: a stopped proxy was networkUnavailable after \(elapsed)")
+    }
+
     @Test func aStallLongerThanTheRequestTimeoutIsNetworkFailure() async throws {
         let fixture = try await Self.fixture(requestTimeout: .seconds(2))
         fixture.proxy.setPlan(FaultProxy.failing(.stallResponse(seconds: 6), times: .max, where: Self.isLookup))
