@@ -62,8 +62,10 @@ struct NetworkFaultLongLivedTests {
         let operation = CKFetchRecordsOperation(recordIDs: records.map(\.recordID))
         operation.configuration.isLongLived = true
         let gate = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
         let log = Lines()
         operation.perRecordResultBlock = { id, _ in
+            entered.signal()
             gate.wait()
             log.append("fetched \(id.recordName)")
         }
@@ -74,14 +76,11 @@ struct NetworkFaultLongLivedTests {
         operation.completionBlock = { done.signal() }
         fixture.throughProxy().add(operation)
 
-        // Listed while its first callback is held: not delivered yet.
+        // Held in its first callback, and listed: not delivered yet.
+        let inCallback = await Task.detached { entered.wait(timeout: .now() + 60) }.value
+        #expect(inCallback == .success, "\(fixture.transcript)")
         let other = fixture.remote.alice()
-        var listed: [CKOperation.ID] = []
-        for _ in 0..<200 where listed.isEmpty {
-            listed = try await other.allLongLivedOperationIDs()
-            if listed.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        #expect(listed == [operation.operationID])
+        #expect(try await other.allLongLivedOperationIDs() == [operation.operationID])
         operation.cancel()
         for _ in records { gate.signal() }
         await Task.detached { done.wait() }.value
