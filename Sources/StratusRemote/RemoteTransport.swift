@@ -22,6 +22,15 @@ final class RemoteTransport: Sendable {
         self.client = RemoteClients.client(connectTimeout: server.connectTimeout)
     }
 
+    /// This transport with requests bounded by `timeout` instead of the server's
+    /// `requestTimeout`, when `timeout` is shorter; itself otherwise.
+    func bounded(by timeout: Duration) -> RemoteTransport {
+        guard timeout > .zero, timeout < server.requestTimeout else { return self }
+        var server = self.server
+        server.requestTimeout = timeout
+        return RemoteTransport(server: server, containerIdentifier: containerIdentifier)
+    }
+
     /// `POST`s `body` to `/database/1/{container}/{environment}/{scope}/{operation}`, retrying
     /// by `retry`, and answers the JSON of a 200.
     ///

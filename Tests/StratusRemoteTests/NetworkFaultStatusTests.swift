@@ -64,6 +64,31 @@ struct NetworkFaultStatusTests {
         print("network faults: 4 lookups stalled past a 2 s timeout ended in networkFailure after \(elapsed)")
     }
 
+    @Test func anOperationsTimeoutIntervalForRequestBoundsEachRequest() async throws {
+        let fixture = try await Self.fixture()  // the server's request timeout: 60 s
+        fixture.proxy.setPlan(FaultProxy.failing(.stallResponse(seconds: 6), times: .max, where: Self.isLookup))
+        let database = fixture.throughProxy()
+        _ = try await database.allRecordZones()
+        let operation = CKFetchRecordsOperation(recordIDs: [Self.id])
+        operation.configuration.timeoutIntervalForRequest = 1.5
+        let outcome = Lines()
+        operation.fetchRecordsResultBlock = { result in
+            switch result {
+            case .success: outcome.append("ok")
+            case .failure(let error): outcome.append((error as? CKError)?.code.name ?? "\(error)")
+            }
+        }
+        let done = DispatchSemaphore(value: 0)
+        operation.completionBlock = { done.signal() }
+        let (_, elapsed) = await timed {
+            database.add(operation)
+            await Task.detached { done.wait() }.value
+        }
+        #expect(outcome.all == ["networkFailure"], "\(fixture.transcript)")
+        #expect(fixture.exchanges("records/lookup").count == 4, "\(fixture.transcript)")
+        #expect(elapsed >= .seconds(6) && elapsed < .seconds(23), "four timeouts of 1.5 s, not of 6 s: \(elapsed)")
+    }
+
     @Test func aStallShorterThanTheRequestTimeoutOnlyDelays() async throws {
         let fixture = try await Self.fixture(requestTimeout: .seconds(10))
         fixture.proxy.setPlan(FaultProxy.failing(.stallResponse(seconds: 1), where: Self.isLookup))
