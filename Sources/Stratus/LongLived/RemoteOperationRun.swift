@@ -38,8 +38,8 @@ struct RemoteOperationRun<Event: OperationEvent> {
                 return
             }
             for (sequence, bytes) in page.events where sequence >= next {
-                // Only ever a callback after the last one: a gap fails the operation rather than
-                // skipping a callback or leaving it without its completion.
+                // One already delivered is skipped; a gap fails the operation rather than
+                // skipping a callback or leaving the operation without its final one.
                 guard sequence == next else {
                     fail(
                         .make(
