@@ -36,12 +36,14 @@ enum RemoteFailure {
         return false
     }
 
-    /// A status whose body is not a CloudKit error dictionary (a proxy's page, an empty body).
-    static func status(_ status: Int, path: String) -> CKError {
+    /// A status whose body is not a CloudKit error dictionary (a proxy's page, an empty body);
+    /// a 503 or 429 waits `retryAfter` (its `Retry-After` header), else 1 s.
+    static func status(_ status: Int, path: String, retryAfter: Double? = nil) -> CKError {
         let message = "the server answered \(path) with HTTP \(status) and no CloudKit error"
+        let wait = retryAfter.map { max(0, $0) } ?? 1
         switch status {
-        case 503: return error(.serviceUnavailable, message, retryAfter: 1)
-        case 429: return error(.requestRateLimited, message, retryAfter: 1)
+        case 503: return error(.serviceUnavailable, message, retryAfter: wait)
+        case 429: return error(.requestRateLimited, message, retryAfter: wait)
         case 401, 421: return error(.notAuthenticated, message)
         case 403: return error(.permissionFailure, message)
         case 413: return error(.limitExceeded, message)

@@ -22,6 +22,15 @@ final class RemoteTransport: Sendable {
         self.client = RemoteClients.client(connectTimeout: server.connectTimeout)
     }
 
+    /// This transport with requests bounded by `timeout` instead of the server's
+    /// `requestTimeout`, when `timeout` is shorter; itself otherwise.
+    func bounded(by timeout: Duration) -> RemoteTransport {
+        guard timeout > .zero, timeout < server.requestTimeout else { return self }
+        var server = self.server
+        server.requestTimeout = timeout
+        return RemoteTransport(server: server, containerIdentifier: containerIdentifier)
+    }
+
     /// `POST`s `body` to `/database/1/{container}/{environment}/{scope}/{operation}`, retrying
     /// by `retry`, and answers the JSON of a 200.
     ///
@@ -67,7 +76,7 @@ final class RemoteTransport: Sendable {
             if answer.status == 200 {
                 throw RemoteFailure.error(.serverResponseLost, "the server's answer to \(path) is not JSON: \(error)")
             }
-            throw RemoteFailure.status(answer.status, path: path)
+            throw RemoteFailure.status(answer.status, path: path, retryAfter: answer.retryAfter)
         }
         guard answer.status == 200 else {
             throw WSErrorReader.error(from: json, status: answer.status, translator: WSRecordTranslator())
@@ -75,11 +84,12 @@ final class RemoteTransport: Sendable {
         return json
     }
 
-    /// One HTTP exchange: the status and body bytes.
+    /// One HTTP exchange: the status, the body bytes, and the seconds of a `Retry-After` header
+    /// (an HTTP date there is not read).
     private func send(
         _ method: HTTPMethod, path: String, query: [(String, String)], body: [UInt8]?, headers: [(String, String)],
         wait: Double
-    ) throws(CKError) -> (status: Int, body: [UInt8]) {
+    ) throws(CKError) -> (status: Int, body: [UInt8], retryAfter: Double?) {
         do {
             var request = try HTTPClient.Request(url: url(path, query), method: method)
             for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -91,7 +101,8 @@ final class RemoteTransport: Sendable {
             let deadline = NIODeadline.now() + .nanoseconds(timeout)
             let response = try client.execute(request: request, deadline: deadline).wait()
             let bytes = response.body.map { Array($0.readableBytesView) } ?? []
-            return (Int(response.status.code), bytes)
+            let retryAfter = response.headers.first(name: "Retry-After").flatMap(Double.init)
+            return (Int(response.status.code), bytes, retryAfter)
         } catch {
             throw RemoteFailure.transport(error, path: path)
         }

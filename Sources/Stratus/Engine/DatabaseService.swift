@@ -67,6 +67,11 @@ package protocol DatabaseService: Sendable {
     /// server persists and runs them, and the operation streams their callbacks. `nil` (the
     /// default) for a local engine, whose journal is ``localContext``'s.
     var remoteJournal: (any RemoteLongLivedJournal)? { get }
+
+    /// The service for one operation whose `timeoutIntervalForRequest` is `seconds`: a remote
+    /// one bounds each of its requests by it when shorter than its own timeout (decision 0016,
+    /// step 5). By default the service itself: a local engine makes no requests.
+    func boundingRequests(to seconds: TimeInterval) -> any DatabaseService
 }
 
 extension DatabaseService {
@@ -74,6 +79,8 @@ extension DatabaseService {
     package var localContext: DatabaseContext? { nil }
     /// No server journal.
     package var remoteJournal: (any RemoteLongLivedJournal)? { nil }
+    /// No requests to bound.
+    package func boundingRequests(to seconds: TimeInterval) -> any DatabaseService { self }
 }
 
 extension DatabaseContext: DatabaseService {

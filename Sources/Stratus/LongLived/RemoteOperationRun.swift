@@ -37,8 +37,17 @@ struct RemoteOperationRun<Event: OperationEvent> {
                 fail(CKError.fromStore(error))
                 return
             }
-            for (sequence, bytes) in page.events {
-                guard sequence == next, let event = decode(bytes, sequence) else { return }
+            for (sequence, bytes) in page.events where sequence >= next {
+                // One already delivered is skipped; a gap fails the operation rather than
+                // skipping a callback or leaving the operation without its final one.
+                guard sequence == next else {
+                    fail(
+                        .make(
+                            .internalError,
+                            "callback \(next) of long-lived operation \(operation.operationID) is missing"))
+                    return
+                }
+                guard let event = decode(bytes, sequence) else { return }
                 next += 1
                 guard deliverOne(event) else { return }
             }

@@ -24,11 +24,12 @@ open class CKDatabaseOperation: CKOperation, @unchecked Sendable {
         return container.privateCloudDatabase
     }
 
-    /// Where the resolved database's requests go (decision 0016), or the error that prevents
-    /// using it. A run stratusd hosts goes to its target database.
+    /// Where the resolved database's requests go (decision 0016), each bounded by the
+    /// operation's `timeoutIntervalForRequest`, or the error that prevents using it. A run
+    /// stratusd hosts goes to its target database.
     func databaseService() throws -> any DatabaseService {
         if let host = longLived.host { return host.target }
-        return try resolvedDatabase.service()
+        return try resolvedDatabase.service().boundingRequests(to: resolvedConfiguration.timeoutIntervalForRequest)
     }
 
     /// Starts the operation. Whether it is long-lived is read here, once.
