@@ -62,14 +62,19 @@ struct RemoteJournal: RemoteLongLivedJournal {
         guard case .string(let kind) = answer["operationClass"], case .string(let database) = answer["database"],
             let scope = CKDatabase.Scope(pathName: database), case .string(let state) = answer["state"],
             case .integer(let next) = answer["nextSequence"], case .string(let text) = answer["request"],
-            let request = Data(base64Encoded: text)
+            let request = Data(base64Encoded: text), case .integer(let persisted) = answer["persisted"]
         else {
             throw RemoteFailure.error(
                 .serverResponseLost, "operation \(operationID) as the server answered it cannot be read")
         }
+        var finished: Date?
+        if case .integer(let milliseconds) = answer["finished"] {
+            finished = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        }
         return RemoteJournalEntry(
             operationClass: kind, scope: scope, isRunning: state == "running", nextSequence: next,
-            request: Array(request))
+            request: Array(request), persistedAt: Date(timeIntervalSince1970: Double(persisted) / 1000),
+            finishedAt: finished)
     }
 
     /// The server's answer about outstanding operation `operationID`; `nil` when it has none.

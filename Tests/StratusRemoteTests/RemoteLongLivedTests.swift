@@ -75,6 +75,22 @@ struct RemoteLongLivedTests {
         #expect(try await fixture.bob().allLongLivedOperationIDs().isEmpty, "another user never sees it")
         #expect(try await fixture.bob().longLivedOperation(for: operation.operationID) == nil)
 
+        // Its status, from the server's journal: finished there, its callbacks all journaled.
+        var status = try await second.longLivedOperationStatus(for: operation.operationID)
+        for _ in 0..<100 where status?.state != .completed {
+            try await Task.sleep(for: .milliseconds(50))
+            status = try await second.longLivedOperationStatus(for: operation.operationID)
+        }
+        let completed = try #require(status)
+        #expect(completed.state == .completed)
+        #expect(completed.operationType == "CKModifyRecordsOperation")
+        #expect(completed.databaseScope == .private)
+        #expect(completed.journaledCallbacks == 3, "two saves and the result")
+        #expect(abs(completed.persistedAt.timeIntervalSinceNow) < 120)
+        #expect(try #require(completed.finishedAt) >= completed.persistedAt)
+        #expect(try await fixture.bob().longLivedOperationStatus(for: operation.operationID) == nil)
+        #expect(try await second.longLivedOperationStatus(for: "no-such-operation") == nil)
+
         let fetched = try await second.longLivedOperation(for: operation.operationID)
         let proxy = try #require(fetched as? CKModifyRecordsOperation)
         #expect((proxy.recordsToSave ?? []).map { $0.recordID.recordName } == ["ll-0", "ll-1"])

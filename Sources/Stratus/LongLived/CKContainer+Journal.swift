@@ -33,6 +33,13 @@ extension CKContainer {
 
     /// The journal's status of the outstanding operation `id`.
     func outstandingLongLivedStatus(_ id: CKOperation.ID) throws -> LongLivedOperationStatus? {
+        if let remote = try remoteJournal() {
+            guard let entry = try remote.lookup(id) else { return nil }
+            return LongLivedOperationStatus(
+                operationID: id, operationType: entry.operationClass, databaseScope: entry.scope,
+                state: entry.isRunning ? .running : .completed, persistedAt: entry.persistedAt,
+                finishedAt: entry.finishedAt, journaledCallbacks: Int(entry.nextSequence))
+        }
         guard let entry = try outstandingEntries().first(where: { $0.id == id }) else { return nil }
         let header = entry.header
         guard let scope = CKDatabase.Scope(rawValue: header.scope) else {

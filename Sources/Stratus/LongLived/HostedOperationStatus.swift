@@ -18,6 +18,10 @@ package struct HostedOperationStatus: Sendable, Equatable {
     package var target: JournalTarget?
     /// The target database's scope.
     package var scope: CKDatabase.Scope?
+    /// When it was persisted, and when its work finished (`nil` while it runs): the journal's
+    /// clock, seconds since 1970.
+    package var persistedAt: Double
+    package var finishedAt: Double?
 
     init(_ id: String, _ header: JournalHeader) {
         operationID = id
@@ -32,5 +36,7 @@ package struct HostedOperationStatus: Sendable, Equatable {
         isListed = header.isListed
         target = header.target
         scope = CKDatabase.Scope(rawValue: header.scope)
+        persistedAt = header.createdAt
+        finishedAt = header.finishedAt
     }
 }

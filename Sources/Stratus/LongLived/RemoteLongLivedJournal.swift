@@ -49,14 +49,20 @@ package struct RemoteJournalEntry: Sendable {
     package var nextSequence: Int64
     /// The request, in the journal's encoding.
     package var request: [UInt8]
+    /// When it was persisted, and when its work finished (`nil` while it runs).
+    package var persistedAt: Date
+    package var finishedAt: Date?
 
     package init(
-        operationClass: String, scope: CKDatabase.Scope, isRunning: Bool, nextSequence: Int64, request: [UInt8]
+        operationClass: String, scope: CKDatabase.Scope, isRunning: Bool, nextSequence: Int64, request: [UInt8],
+        persistedAt: Date, finishedAt: Date?
     ) {
         self.operationClass = operationClass
         self.scope = scope
         self.isRunning = isRunning
         self.nextSequence = nextSequence
         self.request = request
+        self.persistedAt = persistedAt
+        self.finishedAt = finishedAt
     }
 }

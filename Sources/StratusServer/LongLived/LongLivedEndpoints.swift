@@ -58,7 +58,8 @@ enum LongLivedEndpoints {
         return call.respond(["operationIDs": .array(ids.map { .string($0) })])
     }
 
-    /// One outstanding operation with its request, for a proxy (`fetchLongLivedOperation(withID:)`):
+    /// One outstanding operation with its request and times (ms), for a proxy
+    /// (`fetchLongLivedOperation(withID:)`) and its status (`fetchLongLivedOperationStatus`):
     /// 404 for an ID the caller has not submitted as long-lived, or whose final callback was
     /// delivered, or that was cancelled.
     static func handleLookup(_ call: DatabaseCall) async throws -> Response {
@@ -74,6 +75,8 @@ enum LongLivedEndpoints {
         answer["operationClass"] = .string(status.operationClass)
         answer["database"] = .string(status.scope?.name ?? "")
         answer["request"] = .string(Data(request).base64EncodedString())
+        answer["persisted"] = .integer(Int64((status.persistedAt * 1000).rounded()))
+        if let finished = status.finishedAt { answer["finished"] = .integer(Int64((finished * 1000).rounded())) }
         return call.respond(.object(answer))
     }
 
