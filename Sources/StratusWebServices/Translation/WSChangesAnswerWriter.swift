@@ -125,7 +125,7 @@ extension WSChangesAnswerWriter {
             case .other(.string, .string(let string)):
                 field(index, name, &first, Self.stringPrefix)
                 JSONSerializer.writeString(string, into: &bytes)
-            case .integer(let integer) where !numbersAsStrings:
+            case .integer(let integer) where !numbersAsStrings && WSRecordTranslator.numberType(value) == nil:
                 field(index, name, &first, Self.integerPrefix)
                 self.integer(integer)
             case .other(.timestamp, .integer(let milliseconds)):

@@ -53,7 +53,7 @@ extension WSRecordTranslator {
     }
 
     /// The Swift type a stored number reads back as, when it is not `Int` or `Double`.
-    private static func numberType(_ value: FieldValue) -> WSNumberType? {
+    static func numberType(_ value: FieldValue) -> WSNumberType? {
         switch value {
         case .integer(_, let kind), .double(_, let kind): return WSNumberType(kind: kind)
         default: return nil

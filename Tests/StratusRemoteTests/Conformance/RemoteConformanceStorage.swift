@@ -49,7 +49,10 @@ final class RemoteConformanceStorage: ContainerStorage {
                     try await server.run { _, port in announce.yield(port) }
                 }
             ], logger: logger)
-        let serving = Task { try await group.run() }
+        // Off the cooperative pool, which the rest of a parallel test run keeps busy with
+        // blocking waits: a server starved there answered nothing for minutes.
+        let executor = ServerExecutor()
+        let serving = Task { try await withTaskExecutorPreference(executor) { try await group.run() } }
         var listening = ports.makeAsyncIterator()
         guard let port = await listening.next() else {
             let failure = await serving.result
@@ -101,4 +104,16 @@ final class RemoteConformanceStorage: ContainerStorage {
 private struct ServerService: Service {
     let body: @Sendable () async throws -> Void
     func run() async throws { try await body() }
+}
+
+/// The in-process server's executor: a serial dispatch queue of its own, whose thread may wait
+/// without starving the server (the engine's work runs on the engine's threads anyway).
+private final class ServerExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "stratus.conformance.server")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
 }

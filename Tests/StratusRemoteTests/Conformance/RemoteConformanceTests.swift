@@ -9,28 +9,29 @@ import Testing
 
 /// The engine-level conformance cases through remote containers: every case without a
 /// ``ConformanceCase/storageAccess`` reason runs against an in-process `stratusd` over each
-/// backend, with nothing skipped.
+/// backend, with nothing skipped. One case at a time per backend: a server per case, 63 of
+/// them at once beside the rest of a parallel run, is more than two cores serve in time.
 @Suite("Conformance through remote containers")
 struct RemoteConformanceTests {
     /// The cases that apply to remote containers.
     static let remoteCases = ConformanceSuite.cases.filter { $0.storageAccess == nil }
 
-    @Test("over the in-memory backend", arguments: remoteCases)
+    @Test("over the in-memory backend", .serialized, arguments: remoteCases)
     func memory(_ c: ConformanceCase) async throws {
         try await c.run(with: RemoteConformanceFixture(base: try Self.fixture("memory:")))
     }
 
-    @Test("over SQLite", arguments: remoteCases)
+    @Test("over SQLite", .serialized, arguments: remoteCases)
     func sqlite(_ c: ConformanceCase) async throws {
         try await c.run(with: RemoteConformanceFixture(base: try Self.fixture("sqlite:///tmp/conformance.sqlite")))
     }
 
-    @Test("over LMDB", arguments: remoteCases)
+    @Test("over LMDB", .serialized, arguments: remoteCases)
     func lmdb(_ c: ConformanceCase) async throws {
         try await c.run(with: RemoteConformanceFixture(base: try Self.fixture("lmdb:///tmp/conformance-lmdb")))
     }
 
-    @Test("over PostgreSQL", arguments: remoteCases)
+    @Test("over PostgreSQL", .serialized, arguments: remoteCases)
     func postgresql(_ c: ConformanceCase) async throws {
         guard let url = ProcessInfo.processInfo.environment["STRATUS_TEST_POSTGRES_URL"], !url.isEmpty else {
             Issue.record(
