@@ -173,6 +173,7 @@ let package = Package(
             dependencies: [
                 "Stratus", "StratusBackend", "StratusWebServices",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -285,6 +286,7 @@ let package = Package(
                 "StratusSQLite", "StratusLMDB", "StratusPostgreSQL", "StratusTestSupport", "StratusTestProbe",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

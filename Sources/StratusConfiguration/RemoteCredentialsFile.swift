@@ -2,7 +2,9 @@ import Foundation
 import StratusRemote
 
 /// The JSON file `serverCredentialsFile` names (decision 0016.4):
-/// `{"apiToken": "…", "webAuthToken": "…", "environment": "development"}`.
+/// `{"apiToken": "…", "webAuthToken": "…", "environment": "development"}`, or for a
+/// server-to-server key `{"serverKeyID": "…", "serverPrivateKeyFile": "key.pem"}` (the PEM's path,
+/// relative to the credentials file's directory).
 ///
 /// Its errors say what is wrong with the file and what it must hold, never what it holds: no
 /// token, and no parser message (which may quote the text).
@@ -13,7 +15,7 @@ struct RemoteCredentialsFile {
     var origin: String?
 
     /// The keys the file may have.
-    static let keys = ["apiToken", "webAuthToken", "environment"]
+    static let keys = ["apiToken", "webAuthToken", "environment", "serverKeyID", "serverPrivateKeyFile"]
 
     /// The credentials and the container environment the file holds.
     ///
@@ -22,6 +24,9 @@ struct RemoteCredentialsFile {
         let object = try jsonObject()
         for name in object.keys.sorted() where !Self.keys.contains(name) {
             throw failure("has an unknown key '\(name)'")
+        }
+        if object["serverKeyID"] != nil || object["serverPrivateKeyFile"] != nil {
+            return (try serverKey(object), try environment(object["environment"]))
         }
         guard let apiToken = object["apiToken"] as? String, !apiToken.isEmpty else {
             throw failure("has no 'apiToken' string")
@@ -36,6 +41,31 @@ struct RemoteCredentialsFile {
             throw failure("has a 'webAuthToken' that is not a non-empty string")
         }
         return (credentials, try environment(object["environment"]))
+    }
+
+    /// Server-to-server credentials: the key ID and the private key the PEM file holds.
+    private func serverKey(_ object: [String: Any]) throws -> RemoteCredentials {
+        guard object["apiToken"] == nil, object["webAuthToken"] == nil else {
+            throw failure("mixes a server-to-server key with tokens; give one or the other")
+        }
+        guard let keyID = object["serverKeyID"] as? String, !keyID.isEmpty else {
+            throw failure("has no 'serverKeyID' string beside its 'serverPrivateKeyFile'")
+        }
+        guard let pemPath = object["serverPrivateKeyFile"] as? String, !pemPath.isEmpty else {
+            throw failure("has no 'serverPrivateKeyFile' string beside its 'serverKeyID'")
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let pemURL = pemPath.hasPrefix("/") ? URL(fileURLWithPath: pemPath) : directory.appendingPathComponent(pemPath)
+        guard let data = FileManager.default.contents(atPath: pemURL.path),
+            let pem = String(data: data, encoding: .utf8)
+        else {
+            throw failure("names a 'serverPrivateKeyFile' '\(pemURL.path)' that cannot be read")
+        }
+        do {
+            return try .serverToServer(keyID: keyID, privateKeyPEM: pem)
+        } catch {
+            throw failure("names a 'serverPrivateKeyFile' '\(pemURL.path)' that holds no P-256 private key in PEM form")
+        }
     }
 
     /// The file's top-level JSON object.

@@ -197,7 +197,7 @@ enum SettingsKey: String, CaseIterable {
         case .server: return "the http or https URL of a stratusd, such as https://cloud.example.com"
         case .serverCredentialsFile:
             return
-                #"the path of a JSON file {"apiToken": "…", "webAuthToken": "…"} (webAuthToken optional; "environment": "development" or "production" optional)"#
+                #"the path of a JSON file {"apiToken": "…", "webAuthToken": "…"} (webAuthToken optional; "environment": "development" or "production" optional), or {"serverKeyID": "…", "serverPrivateKeyFile": "key.pem"} for a server-to-server key"#
         case .serverHost, .metricsHost: return "a host name or IP address to listen on, such as 127.0.0.1"
         case .serverPort, .metricsPort: return "a port number from 0 to 65535; 0 picks a free one"
         case .serverTlsCertificate: return "the path of a PEM certificate chain"

@@ -91,8 +91,14 @@ final class RemoteTransport: Sendable {
         wait: Double
     ) throws(CKError) -> (status: Int, body: [UInt8], retryAfter: Double?) {
         do {
-            var request = try HTTPClient.Request(url: url(path, query), method: method)
+            let address = url(path, query)
+            var request = try HTTPClient.Request(url: address, method: method)
             for (name, value) in headers { request.headers.add(name: name, value: value) }
+            if case .serverToServer(let keyID, let key) = server.credentials {
+                let rawPath = URLComponents(string: address)?.percentEncodedPath ?? "/" + path
+                let signed = try RemoteSigner.headers(keyID: keyID, privateKey: key, path: rawPath, body: body)
+                for (name, value) in signed { request.headers.add(name: name, value: value) }
+            }
             if let body {
                 request.headers.add(name: "Content-Type", value: "application/json")
                 request.body = .bytes(body)
@@ -108,7 +114,8 @@ final class RemoteTransport: Sendable {
         }
     }
 
-    /// The absolute URL of `path`, with `query` and the credentials' query items.
+    /// The absolute URL of `path`, with `query` and the credentials' query items (none for a
+    /// server-to-server key, whose requests are signed instead).
     private func url(_ path: String, _ query: [(String, String)]) -> String {
         var components = URLComponents()
         components.queryItems = (query + server.credentials.queryItems).map { URLQueryItem(name: $0.0, value: $0.1) }
@@ -116,7 +123,8 @@ final class RemoteTransport: Sendable {
             server.url.absoluteString.hasSuffix("/") ? server.url.absoluteString : server.url.absoluteString + "/"
         // `+` is legal in a query but read as a space by some servers: encode it too.
         let encoded = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B") ?? ""
-        return base + path + "?" + encoded
+        // A signed request carries no query string at all, not even an empty one.
+        return encoded.isEmpty ? base + path : base + path + "?" + encoded
     }
 }
 
