@@ -19,7 +19,8 @@ struct RemoteDatabaseService: DatabaseService {
         self.scope = scope
         self.transport = transport
         self.userRecordName = userRecordName
-        self.translator = WSRecordTranslator(callerRecordName: userRecordName)
+        // The public database's zones have no user owner: stratusd reads them without a caller.
+        self.translator = WSRecordTranslator(callerRecordName: scope == .public ? nil : userRecordName)
     }
 
     /// The server's journal of this user's long-lived operations (decision 0016.6).

@@ -158,6 +158,23 @@ struct RemoteNotificationTests {
         #expect(bobsOwn.allSatisfy { $0.subscriptionOwnerUserRecordID != aliceID })
     }
 
+    @Test func anotherUsersPublicWriteReachesAPublicSubscriptionWithThePublicScope() async throws {
+        let alice = fixture.alice()
+        let shouts = CKQuerySubscription(
+            recordType: "Shout", predicate: NSPredicate(value: true), subscriptionID: "shouts",
+            options: [.firesOnRecordCreation])
+        _ = try await alice.publicCloudDatabase.save(shouts)
+        let feed = NotificationCollector.start(alice.notifications)
+        _ = try await fixture.bob().publicCloudDatabase.save(
+            CKRecord(recordType: "Shout", recordID: CKRecord.ID(recordName: "hello")))
+        let received = await feed.wait(forRecord: "hello")
+        await feed.stop()
+        #expect(received.map(describe) == ["query shouts hello created _defaultZone/\(Self.owner) public []"])
+        let query = try #require(received.first as? CKQueryNotification)
+        #expect(query.isPublicDatabase)
+        #expect(query.subscriptionOwnerUserRecordID == (try await alice.userRecordID()))
+    }
+
     @Test func theHandlerReceivesTheSameInOrder() async throws {
         let container = fixture.alice()
         let scenario = NotificationScenario(container)
