@@ -2,8 +2,12 @@ import Foundation
 import Synchronization
 
 /// A blocking call (the engine seam's, which waits for its HTTP answer on the calling thread)
-/// made from `async` code: it runs on a dispatch thread, never blocking the concurrency pool, and
-/// the awaiting task stops waiting as soon as it is cancelled (the call finishes on its own).
+/// made from `async` code: it runs on a thread of its own, never blocking the concurrency pool,
+/// and the awaiting task stops waiting as soon as it is cancelled (the call finishes on its own).
+///
+/// Not on a dispatch queue: on Linux the global queues have about as many threads as cores, so
+/// when other blocking work holds them the call could wait long before it starts. A container
+/// makes this call once (finding its remote service), so a thread per call costs nothing.
 final class RemoteBlockingCall<Value: Sendable>: Sendable {
     private enum State {
         case idle
@@ -22,7 +26,9 @@ final class RemoteBlockingCall<Value: Sendable>: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 call.arm(continuation)
-                DispatchQueue.global().async { call.finish(body()) }
+                let thread = Thread { call.finish(body()) }
+                thread.name = "stratus.remote.notifications"
+                thread.start()
             }
         } onCancel: {
             call.finish(nil)
