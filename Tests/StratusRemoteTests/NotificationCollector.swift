@@ -17,6 +17,10 @@ final class NotificationCollector: Sendable {
 
     private init() {}
 
+    /// How long a test waits for what it expects before failing on what is missing: generous,
+    /// as the whole suite shares two cores with other builds; a passing wait ends at once.
+    static let patience = 300.0
+
     /// A collector consuming `notifications` from now on.
     static func start(_ notifications: RemoteNotifications) -> NotificationCollector {
         let collector = NotificationCollector()
@@ -45,12 +49,13 @@ final class NotificationCollector: Sendable {
 
     /// What was received once `count` notifications were, or the sequence ended, or `seconds`
     /// passed (a generous bound: the test then fails on what is missing).
-    func wait(for count: Int, within seconds: Double = 120) async -> [CKNotification] {
+    func wait(for count: Int, within seconds: Double = NotificationCollector.patience) async -> [CKNotification] {
         await wait(within: seconds) { $0.count >= count }
     }
 
     /// What was received once a query notification of record `name` was.
-    func wait(forRecord name: String, within seconds: Double = 120) async -> [CKNotification] {
+    func wait(forRecord name: String, within seconds: Double = NotificationCollector.patience) async -> [CKNotification]
+    {
         await wait(within: seconds) { recordNames($0).contains(name) }
     }
 

@@ -182,7 +182,7 @@ struct RemoteNotificationTests {
         let lines = Lines()
         container.setNotificationHandler { lines.append(describe($0)) }
         for name in ["h1", "h2", "h3"] { try await scenario.save(name) }
-        let deadline = ContinuousClock.now + .seconds(120)
+        let deadline = ContinuousClock.now + .seconds(NotificationCollector.patience)
         while lines.all.count < 3 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         container.setNotificationHandler(nil)
         #expect(
@@ -193,7 +193,7 @@ struct RemoteNotificationTests {
         let anonymous = CKContainer(
             identifier: RemoteFixture.container, server: fixture.remoteServer(.apiToken(fixture.apiToken)))
         let refused = NotificationCollector.start(anonymous.notifications)
-        _ = await refused.wait(within: 120) { _ in false }
+        _ = await refused.wait(within: NotificationCollector.patience) { _ in false }
         #expect(refused.failure?.code == .notAuthenticated, "\(String(describing: refused.failure))")
 
         let unknown = CKContainer(
@@ -202,7 +202,7 @@ struct RemoteNotificationTests {
         let failures = Lines()
         unknown.setNotificationHandler(
             { _ in failures.append("notification") }, failureHandler: { failures.append("\($0.code)") })
-        let deadline = ContinuousClock.now + .seconds(120)
+        let deadline = ContinuousClock.now + .seconds(NotificationCollector.patience)
         while failures.all.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(failures.all == ["\(CKError.Code.notAuthenticated)"])
     }
