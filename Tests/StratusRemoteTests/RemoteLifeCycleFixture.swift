@@ -43,7 +43,7 @@ final class RemoteLifeCycleFixture: Sendable {
     /// Kills the servers (SIGKILL: a frozen one ignores SIGTERM), removes the directory and
     /// stops PostgreSQL.
     deinit {
-        server.crash()
+        server.kill()
         other?.stop()
         try? directory.remove()
         postgres?.stop()

@@ -36,7 +36,7 @@ struct RemoteLifeCycleTests {
         let fixture = try await RemoteLifeCycleFixture(records: Self.records)
         let started = Date()
         let killed = try await startAndKill(fixture, freezing: true)
-        fixture.server.crash()
+        fixture.server.kill()
         let restarted = try fixture.server.restarted(arguments: RemoteLifeCycleFixture.lease)
         defer { restarted.stop() }
         let resumed = try await resume(fixture, at: restarted)
@@ -50,7 +50,7 @@ struct RemoteLifeCycleTests {
         let other = try #require(fixture.other)
         let started = Date()
         let killed = try await startAndKill(fixture, freezing: true)
-        fixture.server.crash()
+        fixture.server.kill()
         let resumed = try await resume(fixture, at: other)
         check(killed: killed, resumed: resumed)
         expectResumed(killed, by: other)

@@ -6,11 +6,12 @@ public import Foundation
 /// Create one from a push payload with `CKNotification(fromRemoteNotificationDictionary:)`,
 /// which returns the subclass the payload describes.
 ///
-/// Stratus does not deliver notifications yet: these types exist so that subscription-handling
-/// code compiles and can be tested with hand-made payloads. The payload shape read is
-/// CloudKit's as seen in delivered pushes (a `"ck"` dictionary with `"qry"`, `"fet"` or `"met"`
-/// for query, zone and database notifications; UNCONFIRMED in detail), plus the standard
-/// `"aps"` alert keys; it is the shape Stratus will produce when it delivers notifications.
+/// An embedded container delivers none; a remote container (`StratusRemote`) delivers those
+/// `stratusd` logs for its subscriptions as `CKContainer.notifications` (decision 0016.7), each
+/// made from its payload by this initializer. The payload shape read is CloudKit's as seen in
+/// delivered pushes (a `"ck"` dictionary with `"qry"`, `"fet"` or `"met"` for query, zone and
+/// database notifications; UNCONFIRMED in detail), plus the standard `"aps"` alert keys; it is
+/// the shape `stratusd` produces (decision 0014.3).
 public class CKNotification: NSObject, @unchecked Sendable {
     /// What generated a notification.
     public enum NotificationType: Int, Sendable {
