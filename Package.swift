@@ -203,6 +203,7 @@ let package = Package(
                 "StratusConfiguration", "StratusBackend", "StratusSQLite", "StratusInMemory",
                 // A remote default container against a stratusd on loopback.
                 "Stratus", "StratusRemote", "StratusTestSupport", "stratusd",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

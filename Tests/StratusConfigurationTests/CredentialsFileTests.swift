@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import StratusConfiguration
 import Testing
@@ -64,6 +65,12 @@ struct CredentialsFileTests {
             #"{"apiToken": "\#(CredentialsFileTests.secret)", "apiTokn": "x"}"#,
             "has an unknown key 'apiTokn'"
         ),
+        (
+            #"{"apiToken": "\#(CredentialsFileTests.secret)", "serverKeyID": "k", "serverPrivateKeyFile": "k.pem"}"#,
+            "mixes a server-to-server key with tokens; give one or the other"
+        ),
+        (#"{"serverPrivateKeyFile": "k.pem"}"#, "has no 'serverKeyID' string beside its 'serverPrivateKeyFile'"),
+        (#"{"serverKeyID": "k"}"#, "has no 'serverPrivateKeyFile' string beside its 'serverKeyID'"),
     ])
     func malformed(json: String, problem: String) async throws {
         let path = try TemporaryConfigFile.write(json)
@@ -79,5 +86,25 @@ struct CredentialsFileTests {
         ])
         let server = try #require(try settings.remoteServer())
         #expect("\(server.credentials)" == "RemoteCredentials.apiToken(<redacted>)")
+    }
+
+    @Test func aServerKeyIsReadFromThePEMBesideTheFileAndNeverShown() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("s2s-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pem = P256.Signing.PrivateKey().pemRepresentation
+        try Data(pem.utf8).write(to: directory.appendingPathComponent("key.pem"))
+        let file = directory.appendingPathComponent("credentials.json")
+        try Data(#"{"serverKeyID": "0123abcd", "serverPrivateKeyFile": "key.pem"}"#.utf8).write(to: file)
+        let settings = try await StratusSettings.load(environment: [
+            "STRATUS_SERVER": "http://127.0.0.1:9", "STRATUS_SERVER_CREDENTIALS_FILE": file.path,
+        ])
+        let server = try #require(try settings.remoteServer())
+        #expect("\(server.credentials)" == "RemoteCredentials.serverToServer(keyID: 0123abcd, <redacted>)")
+
+        try Data("not a key".utf8).write(to: directory.appendingPathComponent("key.pem"))
+        let error = try #require(try await failure(forFileAt: file.path))
+        #expect(error.message.contains("holds no P-256 private key in PEM form"), "\(error.message)")
+        #expect(!error.message.contains("not a key"))
     }
 }
