@@ -47,6 +47,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Its futures, buffers and errors, which a remote call waits on and maps.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The trust roots of a remote container's TLS (a private CA or a self-signed stratusd).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // The SPI: the only module a backend imports.
@@ -178,6 +180,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strictSettings
         ),

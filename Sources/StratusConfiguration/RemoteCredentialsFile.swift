@@ -4,7 +4,9 @@ import StratusRemote
 /// The JSON file `serverCredentialsFile` names (decision 0016.4):
 /// `{"apiToken": "…", "webAuthToken": "…", "environment": "development"}`, or for a
 /// server-to-server key `{"serverKeyID": "…", "serverPrivateKeyFile": "key.pem"}` (the PEM's path,
-/// relative to the credentials file's directory).
+/// relative to the credentials file's directory). Either may add `"trustedCertificatesFile":
+/// "ca.pem"`, the PEM certificates an `https` server is verified with instead of the system's
+/// (a self-signed `stratusd`, a private CA; relative paths as for the key).
 ///
 /// Its errors say what is wrong with the file and what it must hold, never what it holds: no
 /// token, and no parser message (which may quote the text).
@@ -15,18 +17,23 @@ struct RemoteCredentialsFile {
     var origin: String?
 
     /// The keys the file may have.
-    static let keys = ["apiToken", "webAuthToken", "environment", "serverKeyID", "serverPrivateKeyFile"]
+    static let keys = [
+        "apiToken", "webAuthToken", "environment", "serverKeyID", "serverPrivateKeyFile", "trustedCertificatesFile",
+    ]
 
     /// The credentials and the container environment the file holds.
     ///
     /// - Throws: ``StratusSettingsError`` about `serverCredentialsFile`.
-    func read() throws -> (credentials: RemoteCredentials, environment: RemoteServer.Environment) {
+    func read() throws -> (
+        credentials: RemoteCredentials, environment: RemoteServer.Environment, trustedCertificatesFile: String?
+    ) {
         let object = try jsonObject()
         for name in object.keys.sorted() where !Self.keys.contains(name) {
             throw failure("has an unknown key '\(name)'")
         }
+        let trusted = try trustedCertificatesFile(object["trustedCertificatesFile"])
         if object["serverKeyID"] != nil || object["serverPrivateKeyFile"] != nil {
-            return (try serverKey(object), try environment(object["environment"]))
+            return (try serverKey(object), try environment(object["environment"]), trusted)
         }
         guard let apiToken = object["apiToken"] as? String, !apiToken.isEmpty else {
             throw failure("has no 'apiToken' string")
@@ -40,7 +47,29 @@ struct RemoteCredentialsFile {
         default:
             throw failure("has a 'webAuthToken' that is not a non-empty string")
         }
-        return (credentials, try environment(object["environment"]))
+        return (credentials, try environment(object["environment"]), trusted)
+    }
+
+    /// The path of `trustedCertificatesFile`, relative to the file's directory; `nil` when absent.
+    private func trustedCertificatesFile(_ value: Any?) throws -> String? {
+        switch value {
+        case nil, is NSNull: return nil
+        case let text as String where !text.isEmpty:
+            let resolved = resolve(text)
+            guard FileManager.default.isReadableFile(atPath: resolved.path) else {
+                throw failure("names a 'trustedCertificatesFile' '\(resolved.path)' that cannot be read")
+            }
+            return resolved.path
+        default:
+            throw failure("has a 'trustedCertificatesFile' that is not a non-empty string")
+        }
+    }
+
+    /// `path` relative to the credentials file's directory, unless absolute.
+    private func resolve(_ path: String) -> URL {
+        path.hasPrefix("/")
+            ? URL(fileURLWithPath: path)
+            : URL(fileURLWithPath: self.path).deletingLastPathComponent().appendingPathComponent(path)
     }
 
     /// Server-to-server credentials: the key ID and the private key the PEM file holds.
@@ -54,8 +83,7 @@ struct RemoteCredentialsFile {
         guard let pemPath = object["serverPrivateKeyFile"] as? String, !pemPath.isEmpty else {
             throw failure("has no 'serverPrivateKeyFile' string beside its 'serverKeyID'")
         }
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        let pemURL = pemPath.hasPrefix("/") ? URL(fileURLWithPath: pemPath) : directory.appendingPathComponent(pemPath)
+        let pemURL = resolve(pemPath)
         guard let data = FileManager.default.contents(atPath: pemURL.path),
             let pem = String(data: data, encoding: .utf8)
         else {

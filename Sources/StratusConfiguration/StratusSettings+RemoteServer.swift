@@ -5,8 +5,8 @@ extension StratusSettings {
     /// from `serverCredentialsFile`; `nil` when `server` is not set.
     ///
     /// - Throws: ``StratusSettingsError`` when the credentials file does not exist, cannot be
-    ///   read, or is not a JSON object with an `apiToken` string (and optionally `webAuthToken`
-    ///   and `environment`): the message names the key, the file, what is accepted and where
+    ///   read, or is not a JSON object with an `apiToken` string (and optionally `webAuthToken`,
+    ///   `environment` and `trustedCertificatesFile`) or a server-to-server key: the message names the key, the file, what is accepted and where
     ///   the path came from, and never a token.
     public func remoteServer() throws -> RemoteServer? {
         guard let url = remote.url else { return nil }
@@ -17,6 +17,8 @@ extension StratusSettings {
         }
         let file = RemoteCredentialsFile(path: path, origin: origins[SettingsKey.serverCredentialsFile.rawValue])
         let contents = try file.read()
-        return RemoteServer(url: url, credentials: contents.credentials, environment: contents.environment)
+        return RemoteServer(
+            url: url, credentials: contents.credentials, environment: contents.environment,
+            trustedCertificatesFile: contents.trustedCertificatesFile)
     }
 }

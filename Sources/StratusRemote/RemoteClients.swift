@@ -1,25 +1,37 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOPosix
+import NIOSSL
 import Synchronization
 
-/// The process's HTTP clients, one per connect timeout, each with its connection pool over
-/// NIO's shared event loops. Like `HTTPClient.shared` they live as long as the process: remote
-/// containers come and go, their connections stay pooled.
+/// The process's HTTP clients, one per connect timeout and trust roots, each with its
+/// connection pool over NIO's shared event loops. Like `HTTPClient.shared` they live as long as
+/// the process: remote containers come and go, their connections stay pooled.
 enum RemoteClients {
-    private static let clients = Mutex<[Int64: HTTPClient]>([:])
+    private struct Key: Hashable {
+        var connectTimeout: Int64
+        var trustedCertificatesFile: String?
+    }
+
+    private static let clients = Mutex<[Key: HTTPClient]>([:])
 
     /// The client whose connection attempts give up after `connectTimeout` (re-trying a refused
-    /// connection with backoff until then).
-    static func client(connectTimeout: Duration) -> HTTPClient {
-        let nanoseconds = connectTimeout.nanoseconds
+    /// connection with backoff until then), and whose TLS trusts the certificates of the PEM file
+    /// `trustedCertificatesFile` (the system's roots when `nil`; read when a connection is made).
+    static func client(connectTimeout: Duration, trustedCertificatesFile: String? = nil) -> HTTPClient {
+        let key = Key(connectTimeout: connectTimeout.nanoseconds, trustedCertificatesFile: trustedCertificatesFile)
         return clients.withLock { clients in
-            if let existing = clients[nanoseconds] { return existing }
+            if let existing = clients[key] { return existing }
             var configuration = HTTPClient.Configuration()
-            configuration.timeout.connect = .nanoseconds(nanoseconds)
+            configuration.timeout.connect = .nanoseconds(key.connectTimeout)
+            if let trustedCertificatesFile {
+                var tls = TLSConfiguration.makeClientConfiguration()
+                tls.trustRoots = .file(trustedCertificatesFile)
+                configuration.tlsConfiguration = tls
+            }
             let client = HTTPClient(
                 eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
-            clients[nanoseconds] = client
+            clients[key] = client
             return client
         }
     }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOPosix
+import NIOSSL
 import Stratus
 
 /// The `CKError`s of what goes wrong between a remote container and its server, when the
@@ -15,11 +16,19 @@ enum RemoteFailure {
         return CKError(code, userInfo: info)
     }
 
-    /// A failed exchange: a server that cannot be reached is `networkUnavailable`; a connection
+    /// A failed exchange: a server that cannot be reached, or not over TLS, is
+    /// `networkUnavailable`; a connection
     /// that broke, or an answer that did not come in time, `networkFailure` (the request may
     /// have been applied).
     static func transport(_ error: any Error, path: String) -> CKError {
         if let known = error as? CKError { return known }
+        if let tls = error as? NIOSSLError, case .handshakeFailed = tls {
+            // A certificate that does not verify stays so: not retried, and said plainly.
+            return Self.error(
+                .networkUnavailable,
+                "no TLS connection to the server for \(path): \(error); a server with a self-signed or private-CA "
+                    + "certificate needs RemoteServer.trustedCertificatesFile")
+        }
         if isUnreachable(error) {
             return Self.error(.networkUnavailable, "the server cannot be reached for \(path): \(error)")
         }

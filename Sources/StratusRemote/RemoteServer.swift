@@ -28,17 +28,23 @@ public struct RemoteServer: Sendable, CustomStringConvertible {
     /// How long connecting may take, refused connections retried with backoff meanwhile,
     /// before a request fails with `networkUnavailable`.
     public var connectTimeout: Duration
+    /// For an `https` server whose certificate is not signed by a CA the system trusts (a
+    /// private CA, or a `stratusd` with a self-signed certificate): the path of a PEM file of
+    /// the certificates to trust instead of the system's. `nil` trusts the system's roots.
+    public var trustedCertificatesFile: String?
 
     /// A server at `url`, addressed with `credentials` in `environment`.
     public init(
         url: URL, credentials: RemoteCredentials, environment: Environment = .development,
-        requestTimeout: Duration = .seconds(60), connectTimeout: Duration = .seconds(10)
+        requestTimeout: Duration = .seconds(60), connectTimeout: Duration = .seconds(10),
+        trustedCertificatesFile: String? = nil
     ) {
         self.url = url
         self.credentials = credentials
         self.environment = environment
         self.requestTimeout = requestTimeout
         self.connectTimeout = connectTimeout
+        self.trustedCertificatesFile = trustedCertificatesFile
     }
 
     /// The URL and environment; never the credentials.

@@ -19,7 +19,8 @@ final class RemoteTransport: Sendable {
     init(server: RemoteServer, containerIdentifier: String) {
         self.server = server
         self.containerIdentifier = containerIdentifier
-        self.client = RemoteClients.client(connectTimeout: server.connectTimeout)
+        self.client = RemoteClients.client(
+            connectTimeout: server.connectTimeout, trustedCertificatesFile: server.trustedCertificatesFile)
     }
 
     /// This transport with requests bounded by `timeout` instead of the server's

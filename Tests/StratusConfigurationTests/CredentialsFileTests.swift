@@ -107,4 +107,22 @@ struct CredentialsFileTests {
         #expect(error.message.contains("holds no P-256 private key in PEM form"), "\(error.message)")
         #expect(!error.message.contains("not a key"))
     }
+
+    @Test func trustedCertificatesAreResolvedBesideTheFile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trust-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("credentials.json")
+        try Data(#"{"apiToken": "\#(Self.secret)", "trustedCertificatesFile": "ca.pem"}"#.utf8).write(to: file)
+        let error = try #require(try await failure(forFileAt: file.path))
+        #expect(
+            error.message.contains("names a 'trustedCertificatesFile' '\(directory.path)/ca.pem' that cannot be read"))
+
+        try Data("-----BEGIN CERTIFICATE-----\n".utf8).write(to: directory.appendingPathComponent("ca.pem"))
+        let settings = try await StratusSettings.load(environment: [
+            "STRATUS_SERVER": "https://127.0.0.1:9", "STRATUS_SERVER_CREDENTIALS_FILE": file.path,
+        ])
+        let server = try #require(try settings.remoteServer())
+        #expect(server.trustedCertificatesFile == directory.appendingPathComponent("ca.pem").path)
+    }
 }

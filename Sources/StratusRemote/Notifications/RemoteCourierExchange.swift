@@ -63,7 +63,8 @@ struct RemoteCourierExchange: Sendable {
                 request.body = .bytes(ByteBuffer(bytes: body))
             }
             let timeout = server.requestTimeout.nanoseconds + Int64(wait * 1_000_000_000)
-            let client = RemoteClients.client(connectTimeout: server.connectTimeout)
+            let client = RemoteClients.client(
+                connectTimeout: server.connectTimeout, trustedCertificatesFile: server.trustedCertificatesFile)
             let response = try await client.execute(request, deadline: .now() + .nanoseconds(timeout))
             return (Int(response.status.code), try await response.body.collect(upTo: Self.largestAnswer))
         })
