@@ -17,12 +17,7 @@ extension WSRecordTranslator {
     package func serverRecord(from json: JSONValue, defaultZone: CKRecordZone.ID) throws(WSTranslationError)
         -> CKRecord
     {
-        let dictionary: WSRecordDictionary
-        do {
-            dictionary = try JSONValueDecoder().decode(WSRecordDictionary.self, from: json)
-        } catch {
-            throw WSTranslationError(reason: "not a record dictionary: \(error)")
-        }
+        let dictionary = try WSRecordDictionary(reading: json)
         guard dictionary.recordName != nil else {
             throw WSTranslationError(reason: "a record of an answer needs its recordName")
         }
