@@ -16,8 +16,10 @@ struct RemoteCommand: ParsableCommand {
             stratusd admin and stratusd would each have a store of their own.
             """)
 
-    @Option(help: ArgumentHelp("Backends, comma-separated: sqlite, lmdb, postgresql.", valueName: "list"))
-    var backends = BackendList(argument: "sqlite,postgresql")!
+    @Option(
+        help: ArgumentHelp(
+            "Backends, comma-separated: sqlite, lmdb, postgresql (default: sqlite,postgresql).", valueName: "list"))
+    var backends: BackendList?
 
     @Option(help: "Records saved, drained and paged (default: 100,000; 10,000 with --quick).")
     var records: Int?
@@ -46,7 +48,16 @@ struct RemoteCommand: ParsableCommand {
             valueName: "url"))
     var postgresURL: String?
 
+    /// The backends of the run: `--backends`, or SQLite and PostgreSQL.
+    private var targets: [any BenchmarkTarget] {
+        backends?.targets ?? ["sqlite", "postgresql"].compactMap(BenchmarkTargets.named)
+    }
+
     func validate() throws {
+        if targets.contains(where: { $0.name == InMemoryTarget().name }) {
+            throw ValidationError(
+                "the memory backend cannot be served: stratusd admin and stratusd would each have a store of their own")
+        }
         if let records, records < 1000 { throw ValidationError("--records must be at least 1000") }
         if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1") }
         if let history, historySizes(history) == nil {
@@ -65,7 +76,7 @@ struct RemoteCommand: ParsableCommand {
         var settings = TargetSettings.fromEnvironment()
         if let postgresURL { settings.postgresURL = postgresURL }
         try RemoteBenchmark(sizes: sizes, settings: settings, stratusd: stratusd, outputDirectory: outputDirectory)
-            .run(backends.targets)
+            .run(targets)
     }
 
     /// The sizes of `text`, if each is above the changes an incremental sync fetches (1,000),
