@@ -51,6 +51,8 @@ let package = Package(
                 .product(name: "StratusInMemory", package: "Stratus"),
                 .product(name: "StratusLMDB", package: "Stratus"),
                 .product(name: "StratusPostgreSQL", package: "Stratus"),
+                .product(name: "StratusServer", package: "Stratus"),
+                .product(name: "StratusRemote", package: "Stratus"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

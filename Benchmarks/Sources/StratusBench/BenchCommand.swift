@@ -11,6 +11,7 @@ struct BenchCommand: ParsableCommand {
             """,
         subcommands: [
             RunCommand.self, ReplayCommand.self, ProfileCommand.self, DrainRSSCommand.self, HTTPCommand.self,
+            RemoteCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )
