@@ -46,7 +46,7 @@ struct ManyClientsTests {
     /// refused as an asset (every empty array casts to `[CKAsset]`); it round trips as an
     /// embedded save does.
     @Test func anEmptyListIsSavedThroughARemoteContainer() async throws {
-        let fixture = try RemoteFixture()
+        let fixture = try await offPool { try RemoteFixture() }
         let record = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "empty-list"))
         record["tags"] = [String]()
         record["n"] = Int64(1)

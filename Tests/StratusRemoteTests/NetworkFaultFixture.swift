@@ -14,7 +14,7 @@ final class NetworkFaultFixture: Sendable {
 
     /// A server and a proxy that passes everything until a test sets its plan.
     init(seed: UInt64 = .random(in: 0...UInt64.max), requestTimeout: Duration = .seconds(60)) async throws {
-        remote = try RemoteFixture()
+        remote = try await offPool { try RemoteFixture() }
         proxy = try FaultProxy(forwardingTo: remote.server.baseURL, seed: seed) { _, _ in .pass }
         self.requestTimeout = requestTimeout
         _ = try await direct().modifyRecordZones(saving: [CKRecordZone(zoneID: Self.zone)], deleting: [])
@@ -79,7 +79,11 @@ final class NetworkFaultFixture: Sendable {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             let pending = proxy.exchanges.contains { exchange in
-                if case .stallRequest = exchange.fault { return !exchange.reachedServer }
+                // Reached the server and its answer read back: under load the answer comes
+                // well after the request was forwarded.
+                if case .stallRequest = exchange.fault {
+                    return !exchange.reachedServer || exchange.serverStatus == nil
+                }
                 return false
             }
             if !pending { return }

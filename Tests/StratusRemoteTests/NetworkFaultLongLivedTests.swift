@@ -13,7 +13,7 @@ struct NetworkFaultLongLivedTests {
         let done = DispatchSemaphore(value: 0)
         operation.completionBlock = { done.signal() }
         database.add(operation)
-        await Task.detached { done.wait() }.value
+        await offPool { done.wait() }
     }
 
     @Test func interruptedPollsDeliverEveryCallbackOnceInOrder() async throws {
@@ -77,13 +77,13 @@ struct NetworkFaultLongLivedTests {
         fixture.throughProxy().add(operation)
 
         // Held in its first callback, and listed: not delivered yet.
-        let inCallback = await Task.detached { entered.wait(timeout: .now() + 60) }.value
+        let inCallback = await offPool { entered.wait(timeout: .now() + 60) }
         #expect(inCallback == .success, "\(fixture.transcript)")
         let other = fixture.remote.alice()
         #expect(try await other.allLongLivedOperationIDs() == [operation.operationID])
         operation.cancel()
         for _ in records { gate.signal() }
-        await Task.detached { done.wait() }.value
+        await offPool { done.wait() }
 
         #expect(log.all == ["fetched fetched-0", "failed operationCancelled"], "\(fixture.transcript)")
         let cancels = fixture.exchanges("/cancel")
@@ -134,7 +134,7 @@ struct NetworkFaultLongLivedTests {
         let done = DispatchSemaphore(value: 0)
         operation.completionBlock = { done.signal() }
         fixture.throughProxy().add(operation)
-        let finished = await Task.detached { done.wait(timeout: .now() + 60) }.value
+        let finished = await offPool { done.wait(timeout: .now() + 60) }
         #expect(finished == .success, "the operation completed")
         // Before: the run returned silently, so the operation finished without its final
         // callback and the app never learned the outcome.

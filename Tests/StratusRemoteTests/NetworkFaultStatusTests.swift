@@ -82,7 +82,7 @@ struct NetworkFaultStatusTests {
         operation.completionBlock = { done.signal() }
         let (_, elapsed) = await timed {
             database.add(operation)
-            await Task.detached { done.wait() }.value
+            await offPool { done.wait() }
         }
         #expect(outcome.all == ["networkFailure"], "\(fixture.transcript)")
         #expect(fixture.exchanges("records/lookup").count == 4, "\(fixture.transcript)")

@@ -22,7 +22,7 @@ struct RemoteFailureTests {
     }
 
     @Test func refusedCredentialsAreNotAuthenticated() async throws {
-        let fixture = try RemoteFixture()
+        let fixture = try await offPool { try RemoteFixture() }
         let container = CKContainer(
             identifier: RemoteFixture.container,
             server: fixture.remoteServer(.session(apiToken: fixture.apiToken, webAuthToken: "not-a-session")))

@@ -10,8 +10,8 @@ import Testing
 struct RemoteLongLivedTests {
     let fixture: RemoteFixture
 
-    init() throws {
-        fixture = try RemoteFixture()
+    init() async throws {
+        fixture = try await offPool { try RemoteFixture() }
     }
 
     /// A long-lived modify whose per-record callbacks are recorded; `gate`, when given, holds
@@ -47,7 +47,7 @@ struct RemoteLongLivedTests {
         let done = DispatchSemaphore(value: 0)
         operation.completionBlock = { done.signal() }
         container.privateCloudDatabase.add(operation)
-        await Task.detached { done.wait() }.value
+        await offPool { done.wait() }
         #expect(
             log.all == ["persisted", "saved ll-0 true", "saved ll-1 true", "saved ll-2 true", "done true"])
         let stored = try await fixture.alice().privateCloudDatabase.record(for: CKRecord.ID(recordName: "ll-2"))
@@ -105,13 +105,13 @@ struct RemoteLongLivedTests {
         let proxyDone = DispatchSemaphore(value: 0)
         proxy.completionBlock = { proxyDone.signal() }
         second.privateCloudDatabase.add(proxy)
-        await Task.detached { proxyDone.wait() }.value
+        await offPool { proxyDone.wait() }
         #expect(replayed.all == ["saved ll-0 true", "saved ll-1 true", "done true"])
         #expect(try await second.allLongLivedOperationIDs().isEmpty)
 
         gate.signal()
         gate.signal()
-        await Task.detached { done.wait() }.value
+        await offPool { done.wait() }
         #expect(log.all.first == "persisted")
     }
 }

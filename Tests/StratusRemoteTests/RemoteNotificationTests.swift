@@ -11,8 +11,8 @@ import Testing
 struct RemoteNotificationTests {
     let fixture: RemoteFixture
 
-    init() throws {
-        fixture = try RemoteFixture()
+    init() async throws {
+        fixture = try await offPool { try RemoteFixture() }
     }
 
     static let owner = CKCurrentUserDefaultName

@@ -12,8 +12,8 @@ struct RemoteRecordsTests {
     let fixture: RemoteFixture
     let zone = CKRecordZone.ID(zoneName: "Notes")
 
-    init() throws {
-        fixture = try RemoteFixture()
+    init() async throws {
+        fixture = try await offPool { try RemoteFixture() }
     }
 
     /// Saves `records` with a `CKModifyRecordsOperation` and answers its per-record results.

@@ -13,8 +13,8 @@ struct RemoteServerKeyTests {
     let key = P256.Signing.PrivateKey()
     let keyID: String
 
-    init() throws {
-        fixture = try RemoteFixture()
+    init() async throws {
+        fixture = try await offPool { try RemoteFixture() }
         let pem = fixture.server.directory.appending("server-key.pem")
         try Data(key.publicKey.pemRepresentation.utf8).write(to: pem)
         let run = try runAdmin(

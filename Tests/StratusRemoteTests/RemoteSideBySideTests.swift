@@ -17,7 +17,7 @@ struct RemoteSideBySideTests {
         var local = SideBySideScenario(embedded.privateCloudDatabase)
         try await local.run()
 
-        let fixture = try RemoteFixture()
+        let fixture = try await offPool { try RemoteFixture() }
         var remote = SideBySideScenario(fixture.alice().privateCloudDatabase)
         try await remote.run()
 

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusTestSupport
 import Synchronization
 
 /// One app's session of CloudKit calls, written down as a transcript of what it saw: run on an
@@ -166,7 +167,7 @@ struct SideBySideScenario {
         let modified = DispatchSemaphore(value: 0)
         modify.completionBlock = { modified.signal() }
         database.add(modify)
-        await Task.detached { modified.wait() }.value
+        await offPool { modified.wait() }
         let fetch = CKFetchRecordZoneChangesOperation(recordZoneIDs: [zone], configurationsByRecordZoneID: nil)
         let reported = Mutex<String>("none")
         fetch.recordZoneFetchResultBlock = { _, result in
@@ -179,7 +180,7 @@ struct SideBySideScenario {
         let fetched = DispatchSemaphore(value: 0)
         fetch.completionBlock = { fetched.signal() }
         database.add(fetch)
-        await Task.detached { fetched.wait() }.value
+        await offPool { fetched.wait() }
         note("client change token reported: \(reported.withLock { $0 })")
     }
 

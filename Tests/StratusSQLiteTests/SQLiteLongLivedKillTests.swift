@@ -19,7 +19,7 @@ struct SQLiteLongLivedKillTests {
     @Test func aModifyKilledWhileDeliveringIsReplayedWithoutRewriting() async throws {
         let storage = try SQLiteFixtureStorage()
         defer { try? storage.destroy() }
-        let killed = try await Self.launchAndKill([storage.path, "modify", "Z", "12", "5"]) { $0 == "HOLD" }
+        let killed = try await Self.launchAndKill([storage.path, "modify", "Z", "12", "5"], atLine: "HOLD")
         let printed = killed.lines.filter { $0.hasPrefix("SAVE") }
         #expect(printed.count == 5)
 
@@ -46,7 +46,7 @@ struct SQLiteLongLivedKillTests {
     @Test func aModifyKilledBeforeItsWorkIsResumedAndAppliedOnce() async throws {
         let storage = try SQLiteFixtureStorage()
         defer { try? storage.destroy() }
-        let killed = try await Self.launchAndKill([storage.path, "modify-before-work", "Z", "12"]) { $0 == "HOLD" }
+        let killed = try await Self.launchAndKill([storage.path, "modify-before-work", "Z", "12"], atLine: "HOLD")
 
         let (backend, container) = try Self.reopen(storage)
         defer { try? backend.close() }
@@ -65,7 +65,7 @@ struct SQLiteLongLivedKillTests {
     @Test func aZoneChangesFetchKilledAfterTwoBatchesReplaysThenResumesLive() async throws {
         let storage = try SQLiteFixtureStorage()
         defer { try? storage.destroy() }
-        let killed = try await Self.launchAndKill([storage.path, "zone-changes", "Z", "50", "2"]) { $0 == "HOLD" }
+        let killed = try await Self.launchAndKill([storage.path, "zone-changes", "Z", "50", "2"], atLine: "HOLD")
         let printed = killed.lines.filter { $0.hasPrefix("CHANGED") || $0.hasPrefix("TOKENS") }
         #expect(printed.filter { $0.hasPrefix("CHANGED") }.count == 20)
 
@@ -101,10 +101,7 @@ struct SQLiteLongLivedKillTests {
             let zone = "R\(round)"
             let delay = Duration.microseconds(Int.random(in: 0...6_000, using: &generator))
             let killed = try await Self.launchAndKill(
-                [storage.path, "modify", zone, "40"], delay: delay, mayFinish: true
-            ) {
-                $0.hasPrefix("PERSISTED")
-            }
+                [storage.path, "modify", zone, "40"], atLine: "PERSISTED", delay: delay, mayFinish: true)
             let (backend, container) = try Self.reopen(storage)
             let zoneID = CKRecordZone.ID(zoneName: zone)
             let listed = try await container.allLongLivedOperationIDs().contains(killed.operationID)
@@ -141,28 +138,27 @@ struct SQLiteLongLivedKillTests {
     }
 
     /// Runs the probe's `long-lived-writer` with `arguments` and kills it at the first line
-    /// `killWhen` accepts (after `delay`); fails if it ends by itself first, unless `mayFinish`
-    /// (the kill came too late: the operation completed and the writer exited).
+    /// starting with `linePrefix` (after `delay`); fails if it ends by itself first, unless
+    /// `mayFinish` (the kill came too late: the operation completed and the writer exited). The
+    /// probe's reader thread kills it, so the kill point does not wait for a busy concurrency
+    /// pool (in a parallel run it waited minutes, and the held writer gave up first).
     static func launchAndKill(
-        _ arguments: [String], delay: Duration = .zero, mayFinish: Bool = false, killWhen: @escaping (String) -> Bool
+        _ arguments: [String], atLine linePrefix: String, delay: Duration = .zero, mayFinish: Bool = false
     ) async throws -> Killed {
-        let probe = try KillableProbe(arguments: ["long-lived-writer"] + arguments)
+        let microseconds =
+            Int(delay.components.seconds) * 1_000_000 + Int(delay.components.attoseconds / 1_000_000_000_000)
+        let probe = try KillableProbe(
+            arguments: ["long-lived-writer"] + arguments,
+            killPoint: .init(after: 1, linesStartingWith: linePrefix, delayMicroseconds: microseconds))
         defer { probe.kill() }
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(30))
+            try await Task.sleep(for: .seconds(90))
             probe.kill()
         }
         defer { watchdog.cancel() }
         var lines: [String] = []
-        var killed = false
-        for await line in probe.lines where !killed {
-            lines.append(line)
-            if killWhen(line) {
-                if delay > .zero { try await Task.sleep(for: delay) }
-                probe.kill()
-                killed = true
-            }
-        }
+        for await line in probe.lines { lines.append(line) }
+        let killed = probe.killedAtKillPoint
         let exit = await probe.exit()
         let ended = lines.last ?? "nothing"
         #expect(killed, "the writer ended before its kill point (last line: \(ended)): \(probe.errorOutput)")
