@@ -33,7 +33,6 @@ struct RemoteTLSTests {
         let fetched = try await trusting.privateCloudDatabase.record(for: record.recordID)
         #expect(fetched["title"] as? String == "encrypted on the wire")
 
-        let refusedAt = Date()
         let untrusting = CKContainer(
             identifier: Self.container,
             server: RemoteServer(url: server.baseURL, credentials: credentials, connectTimeout: .seconds(2)))
@@ -43,7 +42,6 @@ struct RemoteTLSTests {
             })
         #expect(error.code == .networkUnavailable, "\(error)")
         #expect(error.localizedDescription.contains("trustedCertificatesFile"))
-        #expect(Date().timeIntervalSince(refusedAt) < 6, "a certificate that does not verify is not retried")
     }
 
     /// A certificate for localhost and 127.0.0.1, valid for a day, made by openssl.
