@@ -215,6 +215,34 @@ struct RecordsEndpointTests {
         )
     }
 
+    @Test func aNumberTypeIsKeptAndAnUnknownOneIsRefusedNamingTheFieldWithNothingStored() async throws {
+        let ws = try WebServicesFixture()
+        let typed: [String: Any] = [
+            "recordName": "typed", "recordType": "Note",
+            "fields": ["done": ["value": 1, "type": "INT64", "stratusNumberType": "Bool"]],
+        ]
+        let saved = try await ws.post("records/modify", ["operations": [Self.operation("create", typed)]])
+        #expect(saved.status == 200 && saved.records.first?["serverErrorCode"] == nil, "\(saved.json)")
+        let read = try await ws.post("records/lookup", ["records": [["recordName": "typed"]]])
+        let done = (read.records.first?["fields"] as? [String: Any])?["done"] as? [String: Any]
+        #expect(done?["stratusNumberType"] as? String == "Bool", "\(read.json)")
+
+        var wrong = typed
+        wrong["recordChangeTag"] = saved.records.first?["recordChangeTag"]
+        wrong["fields"] = ["done": ["value": 0, "type": "INT64", "stratusNumberType": "Int128"]]
+        let refused = try await ws.post("records/modify", ["operations": [Self.operation("update", wrong)]])
+        #expect(refused.status == 400, "\(refused.json)")
+        #expect(refused.json["serverErrorCode"] as? String == "BAD_REQUEST")
+        #expect(refused.json["stratusErrorCode"] as? String == "invalidArguments")
+        #expect(
+            (refused.json["reason"] as? String)?.contains("Field 'done' (INT64): unknown stratusNumberType 'Int128'")
+                == true, "\(refused.json)")
+        let again = try await ws.post("records/lookup", ["records": [["recordName": "typed"]]])
+        #expect(
+            again.records.first?["recordChangeTag"] as? String == saved.records.first?["recordChangeTag"] as? String,
+            "nothing stored")
+    }
+
     @Test func writesNeedAUserAndEveryRequestCredentials() async throws {
         let ws = try WebServicesFixture()
         let anonymous = try await ws.post(
