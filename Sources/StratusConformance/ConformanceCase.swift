@@ -59,7 +59,9 @@ public struct ConformanceCase: Sendable, CustomStringConvertible, Hashable {
         let context = ConformanceContext(caseID: id, storage: storage)
         var failure: (any Error)?
         do {
-            try await withTaskExecutorPreference(CaseExecutor(caseID: id)) { try await body(context) }
+            try await withTaskExecutorPreference(SerialQueueExecutor(label: "stratus.conformance.\(id)")) {
+                try await body(context)
+            }
         } catch let error as ConformanceFailure {
             failure = error
         } catch {

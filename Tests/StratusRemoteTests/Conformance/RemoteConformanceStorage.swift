@@ -51,7 +51,7 @@ final class RemoteConformanceStorage: ContainerStorage {
             ], logger: logger)
         // Off the cooperative pool, which the rest of a parallel test run keeps busy with
         // blocking waits: a server starved there answered nothing for minutes.
-        let executor = ServerExecutor()
+        let executor = SerialQueueExecutor(label: "stratus.conformance.server")
         let serving = Task { try await withTaskExecutorPreference(executor) { try await group.run() } }
         var listening = ports.makeAsyncIterator()
         guard let port = await listening.next() else {
@@ -104,16 +104,4 @@ final class RemoteConformanceStorage: ContainerStorage {
 private struct ServerService: Service {
     let body: @Sendable () async throws -> Void
     func run() async throws { try await body() }
-}
-
-/// The in-process server's executor: a serial dispatch queue of its own, whose thread may wait
-/// without starving the server (the engine's work runs on the engine's threads anyway).
-private final class ServerExecutor: TaskExecutor, @unchecked Sendable {
-    private let queue = DispatchQueue(label: "stratus.conformance.server")
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
-    }
 }
