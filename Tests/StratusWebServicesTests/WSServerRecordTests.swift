@@ -95,6 +95,27 @@ struct WSServerRecordTests {
         }
     }
 
+    /// The direct reader (`WSRecordDictionary(reading:)`) refuses what `Decodable` refused,
+    /// naming the member.
+    @Test(arguments: [
+        (#"{"recordName": 5, "recordType": "T"}"#, "recordName is an integer"),
+        (#"{"recordName": "n", "recordType": "T", "fields": []}"#, "fields is an array"),
+        (
+            #"{"recordName": "n", "recordType": "T", "fields": {"f": {"type": "STRING"}}}"#,
+            "field 'f' is not {value, type}"
+        ),
+        (#"{"recordName": "n", "recordType": "T", "fields": {"f": {"value": "x", "type": 3}}}"#, "fields.f.type is"),
+        (#"{"recordName": "n", "recordType": "T", "zoneID": {"ownerRecordName": "o"}}"#, "zoneID has no zoneName"),
+        (#"["n"]"#, "not an object"),
+    ])
+    func aMalformedMemberIsRefusedByName(json: String, says: String) throws {
+        let value = try JSONValue.parse(Array(json.utf8))
+        let error = #expect(throws: WSTranslationError.self) {
+            try WSRecordTranslator().serverRecord(from: value, defaultZone: .default)
+        }
+        #expect(error?.reason.contains(says) == true, "\(String(describing: error))")
+    }
+
     @Test func aRequestDictionaryDecodesOnTheServerToTheSameFieldsAndClears() throws {
         let translator = WSRecordTranslator(callerRecordName: "_caller")
         let zone = CKRecordZone.ID(zoneName: "Z", ownerName: CKCurrentUserDefaultName)
