@@ -21,7 +21,7 @@ import StratusSQLite
 /// `PERSISTED <operation ID>` when the persisted block runs; `SAVE <name> <change tag>` per
 /// saved record; `CHANGED <name> <change tag>` per changed record; `TOKENS <token>` per token
 /// update (the token's description); `FINAL ok|<error>` at the end; `HOLD` when the program
-/// stops to wait for the kill (it exits by itself after two minutes).
+/// stops to wait for the kill (it exits by itself only once its parent has ended).
 enum LongLivedWriterCommand {
     static let name = "long-lived-writer"
     static let usage = "long-lived-writer <store path> modify|modify-before-work|zone-changes <zone> <count> [<hold>]"
@@ -151,10 +151,13 @@ private final class HoldPoint: @unchecked Sendable {
         if stop { HoldPoint.wait() }
     }
 
-    /// Says `HOLD` and waits to be killed (two minutes at most, in case the test died).
+    /// Says `HOLD` and waits to be killed; it exits by itself only when its parent has ended
+    /// (it is re-parented), so a test that died cannot leave it behind. No time limit: a
+    /// parallel test run can hold the test off Swift concurrency's pool for minutes.
     static func wait() {
+        let parent = getppid()
         LongLivedWriterCommand.emit("HOLD")
-        Thread.sleep(forTimeInterval: 120)
+        while getppid() == parent { sleep(1) }
         exit(3)
     }
 }
