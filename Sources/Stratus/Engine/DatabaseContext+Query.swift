@@ -48,6 +48,8 @@ extension DatabaseContext {
         let indexedField = try sortKeys.first.flatMap {
             try prepareSortIndex(recordType: query.recordType, sortKey: $0)
         }
+        let unsortedPlan =
+            sortKeys.isEmpty ? try prepareUnsortedPlan(expression, recordType: query.recordType, cursor: start) : nil
 
         return try engine.read { txn in
             guard let type = try loadRecordType(query.recordType, txn) else {
@@ -74,6 +76,21 @@ extension DatabaseContext {
                 } catch {
                     throw CKError.make(.invalidArguments, "invalid query predicate: \(error.message)")
                 }
+            }
+
+            if let unsortedPlan {
+                let position: SortedCursorPosition?
+                switch start {
+                case .planned(_, let p)?: position = p
+                case nil: position = nil
+                default: throw CKError.make(.invalidArguments, "the query cursor belongs to another query")
+                }
+                // In the driving index's order: the order of the query sorted by that field.
+                return try sortedPage(
+                    type: type, field: unsortedPlan.field, sortKeys: [SortKey(key: unsortedPlan.key, ascending: true)],
+                    zones: zones, start: position, pageSize: pageSize, desiredKeys: desiredKeys, matches: matches,
+                    fingerprint: fingerprint, bounds: unsortedPlan.bounds, cursor: { .planned(unsortedPlan.key, $0) },
+                    txn)
             }
 
             if sortKeys.isEmpty {
@@ -123,9 +140,12 @@ extension DatabaseContext {
                 case nil: position = nil
                 default: throw CKError.make(.invalidArguments, "the query cursor belongs to another query")
                 }
+                // A range on the sort field bounds the walk (decision 0019.3).
+                let plan = QueryPlan.make(for: expression, sortField: indexedField) { type.fields[$0]?.type }
                 return try sortedPage(
                     type: type, field: indexedField, sortKeys: sortKeys, zones: zones, start: position,
-                    pageSize: pageSize, desiredKeys: desiredKeys, matches: matches, fingerprint: fingerprint, txn)
+                    pageSize: pageSize, desiredKeys: desiredKeys, matches: matches, fingerprint: fingerprint,
+                    bounds: plan?.bounds, txn)
             }
 
             // Sorted in memory (location sorts, fields no record has): every match, sorted by
@@ -194,6 +214,8 @@ enum QueryCursorPayload {
     case keyset(Int64, String)
     case offset(Int64)
     case sorted(SortedCursorPosition)
+    /// An unsorted query read through the index of the field `key` names (decision 0019.3).
+    case planned(String, SortedCursorPosition)
 
     static let magic: UInt8 = 0x51
     static let version: UInt8 = 1
@@ -234,21 +256,29 @@ enum QueryCursorPayload {
             w.write(offset)
         case .sorted(let position):
             w.write(UInt8(3))
-            w.write(bytes: position.group)
-            w.writeVarint(position.values.count)
-            for value in position.values {
-                if let value {
-                    w.write(UInt8(1))
-                    FieldValueCodec.write(value, to: &w)
-                } else {
-                    w.write(UInt8(0))
-                }
-            }
-            w.write(position.zone)
-            w.write(position.name)
+            write(position, to: &w)
+        case .planned(let key, let position):
+            w.write(UInt8(4))
+            w.write(key)
+            write(position, to: &w)
         }
         w.writeRaw(SipHash.tag(w.bytes, key: context.engine.macKey))
         return Data(w.bytes)
+    }
+
+    private static func write(_ position: SortedCursorPosition, to w: inout ByteWriter) {
+        w.write(bytes: position.group)
+        w.writeVarint(position.values.count)
+        for value in position.values {
+            if let value {
+                w.write(UInt8(1))
+                FieldValueCodec.write(value, to: &w)
+            } else {
+                w.write(UInt8(0))
+            }
+        }
+        w.write(position.zone)
+        w.write(position.name)
     }
 
     static func decode(_ data: Data, context: DatabaseContext, fingerprint: Int64) throws -> QueryCursorPayload {
@@ -273,17 +303,8 @@ enum QueryCursorPayload {
             switch try r.readByte() {
             case 1: return .keyset(try r.readInt64(), try r.readString())
             case 2: return .offset(try r.readInt64())
-            case 3:
-                let group = try r.readBytes()
-                let count = try r.readVarint()
-                guard count <= r.remaining else { throw invalid }
-                var values: [FieldValue?] = []
-                for _ in 0..<count {
-                    values.append(try r.readByte() == 1 ? try FieldValueCodec.read(from: &r) : nil)
-                }
-                return .sorted(
-                    SortedCursorPosition(
-                        group: group, values: values, zone: try r.readInt64(), name: try r.readString()))
+            case 3: return .sorted(try readPosition(&r, invalid: invalid))
+            case 4: return .planned(try r.readString(), try readPosition(&r, invalid: invalid))
             default: throw invalid
             }
         } catch let error as CKError {
@@ -291,5 +312,16 @@ enum QueryCursorPayload {
         } catch {
             throw invalid
         }
+    }
+
+    private static func readPosition(_ r: inout ByteReader, invalid: CKError) throws -> SortedCursorPosition {
+        let group = try r.readBytes()
+        let count = try r.readVarint()
+        guard count <= r.remaining else { throw invalid }
+        var values: [FieldValue?] = []
+        for _ in 0..<count {
+            values.append(try r.readByte() == 1 ? try FieldValueCodec.read(from: &r) : nil)
+        }
+        return SortedCursorPosition(group: group, values: values, zone: try r.readInt64(), name: try r.readString())
     }
 }

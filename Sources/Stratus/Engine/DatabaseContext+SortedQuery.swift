@@ -27,7 +27,34 @@ extension DatabaseContext {
                 .invalidArguments,
                 "field '\(sortKey.key)' of type \(type.name) of record type '\(recordType)' cannot be sorted")
         }
-        if state.indexed { return field }
+        if !state.indexed { try buildValueIndex(recordType: recordType, field: field) }
+        return field
+    }
+
+    /// The plan of an unsorted query (decision 0019), building its field's index if needed; `nil`
+    /// when the query scans. A query continued from a planned cursor keeps the cursor's field.
+    func prepareUnsortedPlan(
+        _ expression: QueryPredicate, recordType: String, cursor: QueryCursorPayload?
+    ) throws -> QueryPlan? {
+        var pinned: String?
+        switch cursor {
+        case nil: break
+        case .planned(let key, _)?: pinned = IndexValue.canonicalField(key)
+        default: return nil  // a scan's cursor continues the scan
+        }
+        guard let row = try engine.read({ try loadRecordType(recordType, $0) }) else { return nil }
+        guard let plan = QueryPlan.make(for: expression, sortField: pinned, fieldType: { row.fields[$0]?.type })
+        else {
+            if pinned != nil { throw CKError.make(.invalidArguments, "the query cursor belongs to another query") }
+            return nil
+        }
+        if row.fields[plan.field]?.indexed != true { try buildValueIndex(recordType: recordType, field: plan.field) }
+        return plan
+    }
+
+    /// Builds the value index of (canonical) `field` of `recordType` over every record of the
+    /// type in every zone, in one transaction, and marks it built: saves maintain it from then on.
+    func buildValueIndex(recordType: String, field: String) throws {
         try engine.write { txn in
             var schema = SchemaCache(context: self)
             guard var row = try schema.existingRow(recordType, txn) else { return }
@@ -62,7 +89,6 @@ extension DatabaseContext {
             schema.update(recordType, row)
             try schema.flush(txn)
         }
-        return field
     }
 
     /// One page of a sorted query walked over the index of `field`.
@@ -70,6 +96,8 @@ extension DatabaseContext {
         type: RecordTypeRow, field: String, sortKeys: [SortKey], zones: [(CKRecordZone.ID, ZoneRow)],
         start: SortedCursorPosition?, pageSize: Int, desiredKeys: [String]?,
         matches: (StoredRecord, String, CKRecordZone.ID) throws -> Bool, fingerprint: Int64,
+        bounds: [IndexBounds]? = nil,
+        cursor: (SortedCursorPosition) -> QueryCursorPayload = { .sorted($0) },
         _ txn: any BackendReadTransaction
     ) throws -> QueryPage {
         guard let fieldNumber = type.fields[field]?.number else { return QueryPage(records: [], cursor: nil) }
@@ -78,7 +106,7 @@ extension DatabaseContext {
             IndexGroupScanner(
                 zoneID: id, zoneNumber: zone.number,
                 prefix: keys.valueIndexPrefix(zone.number, type.number, fieldNumber).bytes,
-                reverse: !ascending, startGroup: start?.group)
+                reverse: !ascending, startGroup: start?.group, bounds: bounds)
         }
 
         struct Item {
@@ -173,7 +201,7 @@ extension DatabaseContext {
                                 desiredKeys: desiredKeys,
                                 txn)
                         },
-                        cursor: QueryCursorPayload.encode(.sorted(position), context: self, fingerprint: fingerprint))
+                        cursor: QueryCursorPayload.encode(cursor(position), context: self, fingerprint: fingerprint))
                 }
             }
         }
@@ -203,46 +231,66 @@ struct IndexGroupScanner {
     let prefix: [UInt8]
     let reverse: Bool
     private var range: KeyRange
+    /// The ranges after ``range``, the next last.
+    private var pending: [KeyRange]
     private var buffer: [(group: [UInt8], name: String, position: Int64)] = []
     private var position = 0
     private var exhausted = false
 
-    init(zoneID: CKRecordZone.ID, zoneNumber: Int64, prefix: [UInt8], reverse: Bool, startGroup: [UInt8]?) {
+    /// A scanner of the groups inside `bounds` (every group when `nil`), from `startGroup` on.
+    init(
+        zoneID: CKRecordZone.ID, zoneNumber: Int64, prefix: [UInt8], reverse: Bool, startGroup: [UInt8]?,
+        bounds: [IndexBounds]? = nil
+    ) {
         self.zoneID = zoneID
         self.zoneNumber = zoneNumber
         self.prefix = prefix
         self.reverse = reverse
-        var range = KeyRange(prefix: prefix)
+        var ranges =
+            bounds.map { $0.map { KeyRange(from: prefix + $0.lower, to: prefix + $0.upper) } } ?? [
+                KeyRange(prefix: prefix)
+            ]
         if let startGroup {
             if reverse {
                 // Up to the last entry of the start group itself: an entry is the group then the
                 // record name (a string element). A group that extends the start group's bytes
                 // (an integer's after an equal double's, a string with a NUL after its prefix)
                 // sorts after it and was walked already.
-                range = KeyRange(
-                    from: prefix, to: KeyRange.successor(ofPrefix: prefix + startGroup + [OrderedKey.stringTag]))
+                let end = KeyRange.successor(ofPrefix: prefix + startGroup + [OrderedKey.stringTag])
+                ranges = ranges.map { KeyRange.less(end, $0.upperBound) ? KeyRange(from: $0.lowerBound, to: end) : $0 }
             } else {
-                range = KeyRange(from: prefix + startGroup, to: range.upperBound)
+                let start = prefix + startGroup
+                ranges = ranges.map {
+                    KeyRange.less($0.lowerBound, start) ? KeyRange(from: start, to: $0.upperBound) : $0
+                }
             }
         }
-        self.range = range
+        ranges.removeAll { $0.isEmpty }
+        self.pending = reverse ? ranges : ranges.reversed()
+        self.range = pending.popLast() ?? KeyRange(from: prefix, to: prefix)
+        self.exhausted = range.isEmpty
     }
 
+    /// Reads the next entries once the buffer is used up, range after range.
     private mutating func fill(_ txn: any BackendReadTransaction) throws {
-        guard position >= buffer.count, !exhausted else { return }
-        let page = try txn.scan(range, limit: 256, reverse: reverse)
-        buffer = try page.map { pair in
-            let (group, name) = try IndexGroupScanner.split(pair.key, prefixLength: prefix.count)
-            var reader = ByteReader(pair.value)
-            return (group, name, try reader.readInt64())
-        }
-        position = 0
-        if let last = page.last, page.count == 256 {
-            range =
-                reverse
-                ? KeyRange(from: range.lowerBound, to: last.key) : KeyRange(from: last.key + [0], to: range.upperBound)
-        } else {
-            exhausted = true
+        while position >= buffer.count, !exhausted {
+            let page = try txn.scan(range, limit: 256, reverse: reverse)
+            buffer = try page.map { pair in
+                let (group, name) = try IndexGroupScanner.split(pair.key, prefixLength: prefix.count)
+                var reader = ByteReader(pair.value)
+                return (group, name, try reader.readInt64())
+            }
+            position = 0
+            if let last = page.last, page.count == 256 {
+                range =
+                    reverse
+                    ? KeyRange(from: range.lowerBound, to: last.key)
+                    : KeyRange(from: last.key + [0], to: range.upperBound)
+            } else if let next = pending.popLast() {
+                range = next
+            } else {
+                exhausted = true
+            }
         }
     }
 

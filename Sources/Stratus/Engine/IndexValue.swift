@@ -2,9 +2,10 @@ import Foundation
 
 /// The order-preserving encoding of a field value inside a value-index key (decision 0002).
 ///
-/// Strings sort by their UTF-8 bytes (Unicode code-point order, case-sensitive) and are
-/// indexed by their first 200 bytes; numbers and dates sort numerically; references by record
-/// name; a missing value (null) sorts first.
+/// Strings sort by the UTF-8 bytes of their canonical composition (NFC): Unicode code-point
+/// order after normalisation, case-sensitive — the order of Swift's `<`, which the predicate
+/// evaluator uses (decision 0019.2) — and are indexed by their first 200 bytes; numbers and
+/// dates sort numerically; references by record name; a missing value (null) sorts first.
 enum IndexValue {
     static let maximumStringPrefix = 200
 
@@ -17,8 +18,7 @@ enum IndexValue {
         }
         switch value {
         case .string(let s):
-            key.append(bytes: Array(s.utf8.prefix(maximumStringPrefix)))
-            key = OrderedKey([OrderedKey.stringTag] + key.bytes.dropFirst())
+            return stringElement(s, terminated: true)
         case .integer(let v, _):
             key.append(double: Double(v))
             key.append(v)
@@ -32,6 +32,17 @@ enum IndexValue {
             return nil
         }
         return key.bytes
+    }
+
+    /// The element of string `s`: its NFC form's first 200 UTF-8 bytes, escaped; without the
+    /// terminator (`terminated: false`) it is the lower bound of every string that starts with
+    /// those bytes.
+    static func stringElement(_ s: String, terminated: Bool) -> [UInt8] {
+        var key = OrderedKey()
+        key.append(bytes: Array(s.precomposedStringWithCanonicalMapping.utf8.prefix(maximumStringPrefix)))
+        var bytes = [OrderedKey.stringTag] + key.bytes.dropFirst()
+        if !terminated { bytes.removeLast() }
+        return bytes
     }
 
     /// The canonical index name of a sort key: system dates have fixed internal names.

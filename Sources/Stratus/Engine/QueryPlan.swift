@@ -1,0 +1,172 @@
+import Foundation
+import StratusBackend
+import StratusPredicate
+
+/// How a query reads its candidates (decision 0019): the value index of one field, inside
+/// bounds taken from the predicate. The predicate is still evaluated on every record read.
+struct QueryPlan: Sendable, Equatable {
+    /// How narrow a plan's bounds are; the planner drives by the narrowest.
+    enum Kind: Int, Comparable, Sendable {
+        /// `==` or `IN`: one group per constant.
+        case equality
+        /// `BETWEEN`, `BEGINSWITH`, or ranges from both sides.
+        case closedRange
+        /// `<`, `<=`, `>`, `>=`.
+        case halfOpenRange
+
+        static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// The field's key as the predicate writes it (`creationDate`).
+    var key: String
+    /// The index's (canonical) field name (`___createTime`).
+    var field: String
+    var kind: Kind
+    /// The groups to read, ascending, disjoint.
+    var bounds: [IndexBounds]
+
+    /// The plan for `predicate` over a type whose fields have `fieldType` (`nil`: no such
+    /// field), or `nil` when no conjunct can be bounded. With `sortField`, only a plan on that
+    /// (canonical) field is wanted: a sorted query walks its sort index, and can bound it.
+    static func make(
+        for predicate: QueryPredicate, sortField: String? = nil, fieldType: (String) -> SchemaType?
+    ) -> QueryPlan? {
+        let comparisons: [PredicateComparison]
+        switch predicate {
+        case .comparison(let comparison): comparisons = [comparison]
+        case .and(let subpredicates):
+            comparisons = subpredicates.compactMap { if case .comparison(let c) = $0 { return c } else { return nil } }
+        default: return nil
+        }
+        var plans: [QueryPlan] = []
+        for comparison in comparisons {
+            guard let plan = QueryPlan(comparison, fieldType: fieldType) else { continue }
+            if let sortField, plan.field != sortField { continue }
+            if let index = plans.firstIndex(where: { $0.field == plan.field }) {
+                plans[index].narrow(by: plan)
+            } else {
+                plans.append(plan)
+            }
+        }
+        // The narrowest kind; ties go to the conjunct written first (a stable minimum).
+        return plans.enumerated().min { ($0.element.kind, $0.offset) < ($1.element.kind, $1.offset) }?.element
+    }
+
+    /// Both plans' bounds (two conjuncts on one field).
+    private mutating func narrow(by other: QueryPlan) {
+        bounds = IndexBounds.intersection(bounds, other.bounds)
+        kind = min(kind, other.kind, .closedRange)
+    }
+}
+
+extension QueryPlan {
+    /// The plan of one comparison `key op constant` (either way round), if its field's index
+    /// can bound it.
+    fileprivate init?(_ comparison: PredicateComparison, fieldType: (String) -> SchemaType?) {
+        guard comparison.quantifier == .direct else { return nil }
+        let key: String
+        let op: PredicateOperator
+        let constant: PredicateValue
+        switch (comparison.left, comparison.right) {
+        case (.key(let k), .constant(let value)):
+            (key, op, constant) = (k, comparison.operator, value)
+        case (.constant(let value), .key(let k)):
+            guard let mirrored = comparison.operator.mirrored else { return nil }
+            (key, op, constant) = (k, mirrored, value)
+        default:
+            return nil
+        }
+        let field = IndexValue.canonicalField(key)
+        guard let type = field.hasPrefix("___") ? SchemaType.timestamp : fieldType(field),
+            IndexValue.isSortable(type),
+            let (kind, bounds) = QueryPlan.bounds(op, constant, type: type, options: comparison.options)
+        else { return nil }
+        self.init(key: key, field: field, kind: kind, bounds: IndexBounds.normalized(bounds))
+    }
+
+    /// The bounds of `field op constant` for a field of `type`.
+    private static func bounds(
+        _ op: PredicateOperator, _ constant: PredicateValue, type: SchemaType, options: PredicateStringOptions
+    ) -> (Kind, [IndexBounds])? {
+        let element = { (value: PredicateValue) in IndexBoundsElement(value, type: type) }
+        switch op {
+        case .equalTo:
+            guard let e = element(constant), e.isExact else { return nil }
+            return (.equality, [.startingWith(e.bytes)])
+        case .in:
+            guard case .list(let values) = constant else { return nil }
+            var ranges: [IndexBounds] = []
+            for value in values {
+                guard let e = element(value), e.isExact else { return nil }
+                ranges.append(.startingWith(e.bytes))
+            }
+            return (.equality, ranges)
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+            guard options.isEmpty, let e = element(constant), e.isOrdered else { return nil }
+            let all = IndexBoundsElement.all(type)
+            let below = op == .lessThan || op == .lessThanOrEqualTo
+            return (
+                .halfOpenRange,
+                [below ? IndexBounds(lower: all.lower, upper: e.end) : IndexBounds(lower: e.bytes, upper: all.upper)]
+            )
+        case .between:
+            guard options.isEmpty, case .list(let pair) = constant, pair.count == 2,
+                let low = element(pair[0]), let high = element(pair[1]), low.isOrdered, high.isOrdered
+            else { return nil }
+            return (.closedRange, [IndexBounds(lower: low.bytes, upper: high.end)])
+        case .beginsWith:
+            guard options.isEmpty, type == .string, case .string(let prefix) = constant else { return nil }
+            return (.closedRange, [.startingWith(IndexValue.stringElement(prefix, terminated: false))])
+        default:
+            return nil
+        }
+    }
+}
+
+/// The index bytes of a constant compared with a field of one type: a prefix every indexed
+/// value the constant can equal or bound starts with (decision 0019.1).
+private struct IndexBoundsElement {
+    var bytes: [UInt8]
+    /// Whether the bytes name the constant's own group(s) (not a string's 200-byte prefix).
+    var isExact: Bool
+    /// Whether the field's values are ordered by these bytes (not references).
+    var isOrdered: Bool
+    /// Just after every group starting with the bytes.
+    var end: [UInt8] { KeyRange.successor(ofPrefix: bytes) }
+
+    init?(_ value: PredicateValue, type: SchemaType) {
+        switch (type, value) {
+        case (.number, .int(let v)): self = .number(Double(v))
+        case (.number, .double(let v)) where !v.isNaN: self = .number(v)
+        case (.number, .bool(let v)): self = .number(v ? 1 : 0)
+        case (.timestamp, .date(let d)): self = .number(d.timeIntervalSinceReferenceDate)
+        case (.string, .string(let s)):
+            self.init(bytes: IndexValue.stringElement(s, terminated: false), isExact: false, isOrdered: true)
+        case (.reference, .reference(let name, _, _)), (.reference, .string(let name)):
+            var key = OrderedKey()
+            key.append(name)
+            self.init(bytes: key.bytes, isExact: true, isOrdered: false)
+        default:
+            return nil
+        }
+    }
+
+    private init(bytes: [UInt8], isExact: Bool, isOrdered: Bool) {
+        self.bytes = bytes
+        self.isExact = isExact
+        self.isOrdered = isOrdered
+    }
+
+    /// A number's or a date's element: its double (an integer's group continues after it).
+    private static func number(_ value: Double) -> IndexBoundsElement {
+        var key = OrderedKey()
+        key.append(double: value)
+        return IndexBoundsElement(bytes: key.bytes, isExact: true, isOrdered: true)
+    }
+
+    /// Every non-null value of a field of `type` (null sorts first, alone).
+    static func all(_ type: SchemaType) -> IndexBounds {
+        let tag = type == .string ? OrderedKey.stringTag : OrderedKey.doubleTag
+        return IndexBounds(lower: [tag], upper: [tag + 1])
+    }
+}
