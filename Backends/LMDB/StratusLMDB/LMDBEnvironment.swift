@@ -65,15 +65,23 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     deinit { mdb_env_close(env) }
 
+    /// Opens the main database in a first write transaction. Another process may grow the map
+    /// between `mdb_env_open` and this begin (`MDB_MAP_RESIZED`): the new size is adopted
+    /// (`mdb_env_set_mapsize(env, 0)`, as LMDB documents) and the begin tried again.
     private static func openDatabase(_ env: OpaquePointer) throws -> MDB_dbi {
         var opened: OpaquePointer?
-        try LMDBStatus.check(mdb_txn_begin(env, nil, 0, &opened), "begin the opening transaction")
+        var rc = mdb_txn_begin(env, nil, 0, &opened)
+        while rc == MDB_MAP_RESIZED {
+            try LMDBStatus.check(mdb_env_set_mapsize(env, 0), "adopt the map size another process set")
+            rc = mdb_txn_begin(env, nil, 0, &opened)
+        }
+        try LMDBStatus.check(rc, "begin the opening transaction")
         guard let txn = opened else { throw BackendError(.internal, "LMDB: mdb_txn_begin returned no transaction") }
         var dbi: MDB_dbi = 0
-        let rc = mdb_dbi_open(txn, nil, 0, &dbi)
-        guard rc == MDB_SUCCESS else {
+        let opening = mdb_dbi_open(txn, nil, 0, &dbi)
+        guard opening == MDB_SUCCESS else {
             mdb_txn_abort(txn)
-            throw LMDBStatus(rc).error("mdb_dbi_open")
+            throw LMDBStatus(opening).error("mdb_dbi_open")
         }
         try LMDBStatus.check(mdb_txn_commit(txn), "commit the opening transaction")
         return dbi
