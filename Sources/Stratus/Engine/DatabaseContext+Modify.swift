@@ -779,28 +779,6 @@ extension DatabaseContext {
         }
     }
 
-    /// Moves the record's entries in the value indexes of its type from `old` to `new`. An
-    /// entry's value is the position of the record's change-log entry (decision 0008), so it
-    /// is rewritten on every change, even when the indexed value stays.
-    func updateValueIndexes(
-        zone: Int64, type: RecordTypeRow, name: String, old: StoredRecord?, new: StoredRecord?,
-        _ txn: any BackendWriteTransaction
-    ) throws {
-        for (fieldName, field) in type.fields where field.indexed {
-            let prefix = keys.valueIndexPrefix(zone, type.number, field.number)
-            let oldKey = old.flatMap { IndexValue.encode(IndexValue.sortValue(of: $0, field: fieldName)) }
-            let newKey = new.flatMap { IndexValue.encode(IndexValue.sortValue(of: $0, field: fieldName)) }
-            if let oldKey, oldKey != newKey {
-                try txn.clear(prefix.bytes + oldKey + OrderedKey().appending(name).bytes)
-            }
-            if let newKey, let new {
-                try txn.set(
-                    prefix.bytes + newKey + OrderedKey().appending(name).bytes,
-                    IndexGroupScanner.entryValue(position: new.position))
-            }
-        }
-    }
-
     private func updateBackReferences(
         zone: Int64, name: String, old: FieldTable?, new: FieldTable?,
         _ txn: any BackendWriteTransaction

@@ -89,7 +89,8 @@ extension DatabaseContext {
                 return try sortedPage(
                     type: type, field: unsortedPlan.field, sortKeys: [SortKey(key: unsortedPlan.key, ascending: true)],
                     zones: zones, start: position, pageSize: pageSize, desiredKeys: desiredKeys, matches: matches,
-                    fingerprint: fingerprint, bounds: unsortedPlan.bounds, cursor: { .planned(unsortedPlan.key, $0) },
+                    fingerprint: fingerprint, bounds: unsortedPlan.bounds, index: unsortedPlan.index,
+                    cursor: { .planned(unsortedPlan.key, $0) },
                     txn)
             }
 

@@ -27,7 +27,7 @@ extension DatabaseContext {
                 .invalidArguments,
                 "field '\(sortKey.key)' of type \(type.name) of record type '\(recordType)' cannot be sorted")
         }
-        if !state.indexed { try buildValueIndex(recordType: recordType, field: field) }
+        if !state.indexed { try buildIndex(recordType: recordType, field: field, index: .value) }
         return field
     }
 
@@ -43,52 +43,19 @@ extension DatabaseContext {
         default: return nil  // a scan's cursor continues the scan
         }
         guard let row = try engine.read({ try loadRecordType(recordType, $0) }) else { return nil }
-        guard let plan = QueryPlan.make(for: expression, sortField: pinned, fieldType: { row.fields[$0]?.type })
+        guard let plan = QueryPlan.make(for: expression, field: pinned, fieldType: { row.fields[$0]?.type })
         else {
             if pinned != nil { throw CKError.make(.invalidArguments, "the query cursor belongs to another query") }
             return nil
         }
-        if row.fields[plan.field]?.indexed != true { try buildValueIndex(recordType: recordType, field: plan.field) }
-        return plan
-    }
-
-    /// Builds the value index of (canonical) `field` of `recordType` over every record of the
-    /// type in every zone, in one transaction, and marks it built: saves maintain it from then on.
-    func buildValueIndex(recordType: String, field: String) throws {
-        try engine.write { txn in
-            var schema = SchemaCache(context: self)
-            guard var row = try schema.existingRow(recordType, txn) else { return }
-            if row.fields[field] == nil {
-                row.fields[field] = RecordTypeRow.Field(number: row.nextFieldNumber, type: .timestamp, indexed: false)
-                row.nextFieldNumber += 1
-            }
-            guard var f = row.fields[field], !f.indexed else { return }
-            var zones = [DatabaseContext.defaultZoneNumber]
-            zones += try fetchZones(in: txn).map(\.1.number)
-            for zone in zones {
-                // The change log carries every record of the zone (decision 0008): one scan.
-                let valuePrefix = keys.valueIndexPrefix(zone, row.number, f.number)
-                var range = keys.changes(zone)
-                while true {
-                    let page = try txn.scan(range, limit: 256)
-                    for pair in page {
-                        let entry = try ChangeEntry(decoding: pair.value)
-                        guard let stored = entry.record, stored.recordType == recordType,
-                            let encoded = IndexValue.encode(IndexValue.sortValue(of: stored, field: field))
-                        else { continue }
-                        try txn.set(
-                            valuePrefix.bytes + encoded + OrderedKey().appending(entry.recordName).bytes,
-                            IndexGroupScanner.entryValue(position: stored.position))
-                    }
-                    guard let last = page.last, page.count == 256 else { break }
-                    range = KeyRange(from: last.key + [0], to: range.upperBound)
-                }
-            }
-            f.indexed = true
-            row.fields[field] = f
-            schema.update(recordType, row)
-            try schema.flush(txn)
+        switch plan.index {
+        case .value where row.fields[plan.field]?.indexed != true:
+            try buildIndex(recordType: recordType, field: plan.field, index: .value)
+        case .match where row.fields[plan.field]?.matchIndex == nil:
+            try buildIndex(recordType: recordType, field: plan.field, index: .match)
+        default: break
         }
+        return plan
     }
 
     /// One page of a sorted query walked over the index of `field`.
@@ -96,11 +63,12 @@ extension DatabaseContext {
         type: RecordTypeRow, field: String, sortKeys: [SortKey], zones: [(CKRecordZone.ID, ZoneRow)],
         start: SortedCursorPosition?, pageSize: Int, desiredKeys: [String]?,
         matches: (StoredRecord, String, CKRecordZone.ID) throws -> Bool, fingerprint: Int64,
-        bounds: [IndexBounds]? = nil,
+        bounds: [IndexBounds]? = nil, index: QueryPlan.Index = .value,
         cursor: (SortedCursorPosition) -> QueryCursorPayload = { .sorted($0) },
         _ txn: any BackendReadTransaction
     ) throws -> QueryPage {
-        guard let fieldNumber = type.fields[field]?.number else { return QueryPage(records: [], cursor: nil) }
+        let number = index == .value ? type.fields[field]?.number : type.fields[field]?.matchIndex
+        guard let fieldNumber = number else { return QueryPage(records: [], cursor: nil) }
         let ascending = sortKeys[0].ascending
         var scanners = zones.map { id, zone in
             IndexGroupScanner(
@@ -110,6 +78,7 @@ extension DatabaseContext {
         }
 
         struct Item {
+            var group: [UInt8]
             var values: [PredicateValue?]
             var zone: Int64
             var name: String
@@ -180,7 +149,8 @@ extension DatabaseContext {
                     let fields = canonical.map { IndexValue.sortValue(of: stored, field: $0) }
                     items.append(
                         Item(
-                            values: fields.map { $0?.predicateValue }, zone: zone, name: member.name, zoneID: zoneID,
+                            group: group, values: fields.map { $0?.predicateValue }, zone: zone, name: member.name,
+                            zoneID: zoneID,
                             stored: stored, sortFields: fields))
                 }
                 items.sort { order($0.values, $0.zone, $0.name, $1.values, $1.zone, $1.name) }
@@ -191,9 +161,8 @@ extension DatabaseContext {
                 if records.count > pageSize {
                     let page = Array(records.prefix(pageSize))
                     let last = page[page.count - 1]
-                    let lastGroup = IndexValue.encode(last.sortFields[0]) ?? group
                     let position = SortedCursorPosition(
-                        group: lastGroup, values: last.sortFields, zone: last.zone, name: last.name)
+                        group: last.group, values: last.sortFields, zone: last.zone, name: last.name)
                     return QueryPage(
                         records: page.map {
                             makeRecord(

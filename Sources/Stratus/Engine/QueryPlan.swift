@@ -17,8 +17,17 @@ struct QueryPlan: Sendable, Equatable {
         static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
     }
 
+    /// Which of the field's indexes a plan reads.
+    enum Index: Sendable, Equatable {
+        /// The value index: values in sort order.
+        case value
+        /// The match index: strings folded, one entry per list element (decision 0019.5).
+        case match
+    }
+
     /// The field's key as the predicate writes it (`creationDate`).
     var key: String
+    var index: Index = .value
     /// The index's (canonical) field name (`___createTime`).
     var field: String
     var kind: Kind
@@ -26,10 +35,12 @@ struct QueryPlan: Sendable, Equatable {
     var bounds: [IndexBounds]
 
     /// The plan for `predicate` over a type whose fields have `fieldType` (`nil`: no such
-    /// field), or `nil` when no conjunct can be bounded. With `sortField`, only a plan on that
-    /// (canonical) field is wanted: a sorted query walks its sort index, and can bound it.
+    /// field), or `nil` when no conjunct can be bounded. With `sortField`, only a value-index
+    /// plan on that (canonical) field is wanted: a sorted query walks its sort index, and can
+    /// bound it. With `field`, only a plan on that field (a continued query keeps its field).
     static func make(
-        for predicate: QueryPredicate, sortField: String? = nil, fieldType: (String) -> SchemaType?
+        for predicate: QueryPredicate, sortField: String? = nil, field: String? = nil,
+        fieldType: (String) -> SchemaType?
     ) -> QueryPlan? {
         let comparisons: [PredicateComparison]
         switch predicate {
@@ -41,8 +52,9 @@ struct QueryPlan: Sendable, Equatable {
         var plans: [QueryPlan] = []
         for comparison in comparisons {
             guard let plan = QueryPlan(comparison, fieldType: fieldType) else { continue }
-            if let sortField, plan.field != sortField { continue }
-            if let index = plans.firstIndex(where: { $0.field == plan.field }) {
+            if let sortField, plan.field != sortField || plan.index != .value { continue }
+            if let field, plan.field != field { continue }
+            if let index = plans.firstIndex(where: { $0.field == plan.field && $0.index == plan.index }) {
                 plans[index].narrow(by: plan)
             } else {
                 plans.append(plan)
@@ -70,6 +82,8 @@ extension QueryPlan {
         switch (comparison.left, comparison.right) {
         case (.key(let k), .constant(let value)):
             (key, op, constant) = (k, comparison.operator, value)
+        case (.constant(let value), .key(let k)) where comparison.operator == .in:
+            (key, op, constant) = (k, .contains, value)  // `c IN list`: membership
         case (.constant(let value), .key(let k)):
             guard let mirrored = comparison.operator.mirrored else { return nil }
             (key, op, constant) = (k, mirrored, value)
@@ -77,11 +91,43 @@ extension QueryPlan {
             return nil
         }
         let field = IndexValue.canonicalField(key)
-        guard let type = field.hasPrefix("___") ? SchemaType.timestamp : fieldType(field),
-            IndexValue.isSortable(type),
+        guard let type = field.hasPrefix("___") ? SchemaType.timestamp : fieldType(field) else { return nil }
+        if let bounds = QueryPlan.matchBounds(op, constant, type: type) {
+            self.init(key: key, index: .match, field: field, kind: .equality, bounds: IndexBounds.normalized(bounds))
+            return
+        }
+        guard IndexValue.isSortable(type),
             let (kind, bounds) = QueryPlan.bounds(op, constant, type: type, options: comparison.options)
         else { return nil }
         self.init(key: key, field: field, kind: kind, bounds: IndexBounds.normalized(bounds))
+    }
+
+    /// The groups of a match index a comparison reads: string `==`/`IN` on a string field,
+    /// membership of one constant in a list field (`list CONTAINS c`, `c IN list` — which
+    /// arrives mirrored as `list CONTAINS c` — or `list CONTAINS {a, b}`, which needs a's).
+    private static func matchBounds(_ op: PredicateOperator, _ constant: PredicateValue, type: SchemaType)
+        -> [IndexBounds]?
+    {
+        guard IndexValue.hasMatchIndex(type) else { return nil }
+        switch (op, type, constant) {
+        case (.equalTo, .string, .string):
+            return IndexValue.matchBounds(constant, type: type).map { [$0] }
+        case (.in, .string, .list(let values)):
+            let bounds = values.map { IndexValue.matchBounds($0, type: type) }
+            return bounds.contains { $0 == nil } ? nil : bounds.compactMap { $0 }
+        case (.contains, _, .list(let values)) where type != .string:
+            return values.first.flatMap { IndexValue.matchBounds($0, type: type) }.map { [$0] }
+        case (.contains, _, _) where type != .string:
+            return IndexValue.matchBounds(constant, type: type).map { [$0] }
+        default:
+            return nil
+        }
+    }
+
+    /// The groups a constant equal to a field of scalar `type` can be in (`nil`: not indexable).
+    static func equalityBounds(_ constant: PredicateValue, type: SchemaType) -> IndexBounds? {
+        guard let e = IndexBoundsElement(constant, type: type), e.isExact else { return nil }
+        return .startingWith(e.bytes)
     }
 
     /// The bounds of `field op constant` for a field of `type`.

@@ -17,6 +17,8 @@ enum QueryPlanCases {
         var title: String?
         var day: Date?
         var owner: String?
+        var tags: [String]?
+        var nums: [Int]?
     }
 
     /// A predicate, its arguments, and what it means in Swift.
@@ -39,6 +41,15 @@ enum QueryPlanCases {
         ]
     }()
 
+    static let colors = ["red", "Red", "blue", "BLUE", "gr\u{FC}n", "gru\u{308}n", "green"]
+
+    /// CloudKit's string equality: case-insensitive, and diacritic-insensitive with `[d]`.
+    static func equal(_ a: String, _ b: String, diacritics: Bool = false) -> Bool {
+        let options: String.CompareOptions =
+            diacritics ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive]
+        return a.folding(options: options, locale: nil) == b.folding(options: options, locale: nil)
+    }
+
     static func models(seed: UInt64, count: Int) -> [Model] {
         var rng = SeededGenerator(seed: seed)
         return (0..<count).map { i in
@@ -48,7 +59,11 @@ enum QueryPlanCases {
                 x: Int.random(in: 0..<10, using: &rng) == 0 ? nil : Double(Int.random(in: -20...20, using: &rng)) / 4,
                 title: Int.random(in: 0..<10, using: &rng) == 0 ? nil : titles.randomElement(using: &rng),
                 day: base.addingTimeInterval(Double(Int.random(in: 0..<40, using: &rng)) * 86_400),
-                owner: Int.random(in: 0..<5, using: &rng) == 0 ? nil : "target\(Int.random(in: 0..<8, using: &rng))")
+                owner: Int.random(in: 0..<5, using: &rng) == 0 ? nil : "target\(Int.random(in: 0..<8, using: &rng))",
+                tags: Int.random(in: 0..<4, using: &rng) == 0
+                    ? nil : (0..<Int.random(in: 0..<4, using: &rng)).map { _ in colors.randomElement(using: &rng)! },
+                nums: Int.random(in: 0..<4, using: &rng) == 0
+                    ? nil : (0..<Int.random(in: 1..<4, using: &rng)).map { _ in Int.random(in: 0..<6, using: &rng) })
         }
     }
 
@@ -59,6 +74,8 @@ enum QueryPlanCases {
         if let x = m.x { record["x"] = x }
         if let title = m.title { record["title"] = title }
         if let day = m.day { record["day"] = day }
+        if let tags = m.tags { record["tags"] = tags }
+        if let nums = m.nums { record["nums"] = nums }
         if let owner = m.owner {
             record["owner"] = CKRecord.Reference(
                 recordID: CKRecord.ID(recordName: owner, zoneID: zone), action: .none)
@@ -107,6 +124,27 @@ enum QueryPlanCases {
             Probe(format: "creationDate > %@", args: [Date.distantPast]) { _ in true },
             Probe(format: "k == %@ AND title BEGINSWITH %@", args: [7, "a"]) {
                 $0.k == 7 && ($0.title?.hasPrefix("a") ?? false)
+            },
+            Probe(format: "title == %@", args: ["ALPHA"]) { $0.title.map { equal($0, "ALPHA") } ?? false },
+            Probe(format: "title == %@", args: ["cafe\u{301}"]) { $0.title.map { equal($0, "caf\u{E9}") } ?? false },
+            Probe(format: "title ==[d] %@", args: ["CAFE"]) {
+                $0.title.map { equal($0, "cafe", diacritics: true) } ?? false
+            },
+            Probe(format: "title == %@", args: [""]) { $0.title == "" },
+            Probe(format: "title == %@", args: [String(repeating: "P", count: 210) + "A"]) {
+                $0.title.map { equal($0, String(repeating: "p", count: 210) + "a") } ?? false
+            },
+            Probe(format: "title IN %@", args: [["beta", "MANGO", "zz"]]) {
+                $0.title.map { t in ["beta", "MANGO", "zz"].contains { equal(t, $0) } } ?? false
+            },
+            Probe(format: "tags CONTAINS %@", args: ["RED"]) { $0.tags?.contains { equal($0, "RED") } ?? false },
+            Probe(format: "%@ IN tags", args: ["gr\u{FC}n"]) { $0.tags?.contains { equal($0, "gr\u{FC}n") } ?? false },
+            Probe(format: "tags CONTAINS %@", args: [["blue", "red"]]) { m in
+                ["blue", "red"].allSatisfy { c in m.tags?.contains { equal($0, c) } ?? false }
+            },
+            Probe(format: "nums CONTAINS %@", args: [3]) { $0.nums?.contains(3) ?? false },
+            Probe(format: "k > %@ AND title == %@", args: [10, "mango"]) {
+                ($0.k ?? -1) > 10 && ($0.title.map { equal($0, "mango") } ?? false)
             },
             Probe(format: "k != %@", args: [7]) { $0.k != nil && $0.k != 7 },
         ]

@@ -1,0 +1,51 @@
+import Foundation
+import StratusPredicate
+
+/// The keys of a match index (decision 0019.5): values as CloudKit compares them for equality.
+/// A string is folded (case- and diacritic-insensitive, then NFC, first 200 bytes) because
+/// string equality in CloudKit ignores case; a list has one key per distinct element; other
+/// values are encoded as in the value index.
+extension IndexValue {
+    /// Whether a field of `type` gets a match index: strings and lists of what an index can
+    /// encode (a scalar of another type is matched through its value index).
+    static func hasMatchIndex(_ type: SchemaType) -> Bool {
+        switch type {
+        case .string, .stringList, .numberList, .timestampList, .referenceList: return true
+        default: return false
+        }
+    }
+
+    /// The distinct match keys of a stored value (none for a missing value).
+    static func matchKeys(_ value: FieldValue?) -> [[UInt8]] {
+        guard let value else { return [] }
+        if case .list(let items) = value {
+            var seen = Set<[UInt8]>()
+            return items.compactMap(matchKey).filter { seen.insert($0).inserted }
+        }
+        return matchKey(value).map { [$0] } ?? []
+    }
+
+    private static func matchKey(_ value: FieldValue) -> [UInt8]? {
+        if case .string(let s) = value { return foldedElement(s) }
+        return encode(value)
+    }
+
+    /// The match key a constant compared for equality can equal, for a field of `type`: the
+    /// key of its group (a number's double prefix, which an integer's group continues).
+    static func matchBounds(_ constant: PredicateValue, type: SchemaType) -> IndexBounds? {
+        switch (type, constant) {
+        case (.string, .string(let s)), (.stringList, .string(let s)):
+            return .startingWith(foldedElement(s))
+        case (.numberList, _), (.timestampList, _), (.referenceList, _):
+            let element = SchemaType(rawValue: type.rawValue & 0x0F) ?? .invalid
+            return QueryPlan.equalityBounds(constant, type: element)
+        default:
+            return nil
+        }
+    }
+
+    /// A string's folded element: equal for strings CloudKit's equality calls equal.
+    static func foldedElement(_ s: String) -> [UInt8] {
+        stringElement(s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil), terminated: true)
+    }
+}
