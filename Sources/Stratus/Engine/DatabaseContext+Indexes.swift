@@ -14,62 +14,83 @@ extension DatabaseContext {
         }
     }
 
+    /// The change-log entries one index-build transaction visits at most (decision 0019.7):
+    /// writers and other queries wait for one batch, never for a whole build.
+    static let indexBuildBatch = 512
+
     /// Builds `index` of (canonical) `field` of `recordType` over every record of the type in
-    /// every zone, in one transaction, and records it as built: saves maintain it from then on.
-    /// A match index takes the next number of the type's field counter.
+    /// every zone, one bounded batch per transaction, until it is ready. The first batch marks
+    /// the index as being built, so saves maintain it from then on and the batches only visit
+    /// what existed before; a build cut short (a crash) resumes from its cursor.
     func buildIndex(recordType: String, field: String, index: QueryPlan.Index) throws {
+        while try !buildIndexBatch(recordType: recordType, field: field, index: index) {}
+    }
+
+    /// Runs one batch of the build of `index` of `field` (starting it if needed); returns
+    /// whether the index is ready.
+    @discardableResult
+    func buildIndexBatch(recordType: String, field: String, index: QueryPlan.Index) throws -> Bool {
         try engine.write { txn in
             var schema = SchemaCache(context: self)
-            guard var row = try schema.existingRow(recordType, txn) else { return }
+            guard var row = try schema.existingRow(recordType, txn) else { return true }
             if row.fields[field] == nil {
+                // A system field (`___createTime`, `___modTime`) gets its number when first indexed.
                 row.fields[field] = RecordTypeRow.Field(number: row.nextFieldNumber, type: .timestamp, indexed: false)
                 row.nextFieldNumber += 1
             }
-            guard var f = row.fields[field] else { return }
-            let number: Int64
+            guard var f = row.fields[field], !f.isReady(index) else { return true }
+            if index == .match && f.matchIndex == nil {
+                f.matchIndex = row.nextFieldNumber
+                row.nextFieldNumber += 1
+            }
+            let start = (index == .value ? f.valueBuild : f.matchBuild) ?? IndexBuildCursor(zone: -1, position: -1)
+            let number = index == .value ? f.number : f.matchIndex ?? f.number
+            let next = try indexBatch(
+                from: start, recordType: recordType, field: field, index: index,
+                prefix: { self.keys.valueIndexPrefix($0, row.number, number).bytes }, txn)
             switch index {
             case .value:
-                guard !f.indexed else { return }
-                number = f.number
-                f.indexed = true
+                f.valueBuild = next
+                f.indexed = next == nil
             case .match:
-                guard f.matchIndex == nil else { return }
-                number = row.nextFieldNumber
-                row.nextFieldNumber += 1
-                f.matchIndex = number
-            }
-            var zones = [DatabaseContext.defaultZoneNumber]
-            zones += try fetchZones(in: txn).map(\.1.number)
-            for zone in zones {
-                try indexZone(zone, recordType: recordType, field: field, index: index, number: number, row: row, txn)
+                f.matchBuild = next
             }
             row.fields[field] = f
             schema.update(recordType, row)
             try schema.flush(txn)
+            return next == nil
         }
     }
 
-    /// Writes the entries of every record of `recordType` in `zone`: the change log carries
-    /// every record of the zone (decision 0008), so this is one scan.
-    private func indexZone(
-        _ zone: Int64, recordType: String, field: String, index: QueryPlan.Index, number: Int64, row: RecordTypeRow,
-        _ txn: any BackendWriteTransaction
-    ) throws {
-        let prefix = keys.valueIndexPrefix(zone, row.number, number).bytes
-        var range = keys.changes(zone)
-        while true {
-            let page = try txn.scan(range, limit: 256)
+    /// Indexes up to ``indexBuildBatch`` change-log entries after `start`, zone by zone in
+    /// number order (the change log carries every record of its zone, decision 0008); returns
+    /// where the next batch starts, or `nil` when every zone is done.
+    private func indexBatch(
+        from start: IndexBuildCursor, recordType: String, field: String, index: QueryPlan.Index,
+        prefix: (Int64) -> [UInt8], _ txn: any BackendWriteTransaction
+    ) throws -> IndexBuildCursor? {
+        let zones = ([DatabaseContext.defaultZoneNumber] + (try fetchZones(in: txn).map(\.1.number)))
+            .filter { $0 >= start.zone }.sorted()
+        var budget = Self.indexBuildBatch
+        for zone in zones {
+            let range = zone == start.zone ? keys.changes(zone, after: start.position) : keys.changes(zone)
+            let page = try txn.scan(range, limit: budget)
+            let indexPrefix = prefix(zone)
             for pair in page {
                 let entry = try ChangeEntry(decoding: pair.value)
                 guard let stored = entry.record, stored.recordType == recordType else { continue }
                 let name = OrderedKey().appending(entry.recordName).bytes
                 for key in Self.indexKeys(stored, field: field, index: index) {
-                    try txn.set(prefix + key + name, IndexGroupScanner.entryValue(position: stored.position))
+                    try txn.set(indexPrefix + key + name, IndexGroupScanner.entryValue(position: stored.position))
                 }
             }
-            guard let last = page.last, page.count == 256 else { break }
-            range = KeyRange(from: last.key + [0], to: range.upperBound)
+            budget -= page.count
+            if budget == 0, let last = page.last {
+                var reader = OrderedKeyReader(last.key, from: last.key.count - 9)
+                return IndexBuildCursor(zone: zone, position: try reader.readInteger())
+            }
         }
+        return nil
     }
 
     /// Moves the record's entries in the indexes of its type from `old` to `new`. An entry's
@@ -80,13 +101,13 @@ extension DatabaseContext {
         _ txn: any BackendWriteTransaction
     ) throws {
         for (fieldName, field) in type.fields {
-            if field.indexed {
+            if field.isMaintained(.value) {
                 try moveEntries(
                     keys.valueIndexPrefix(zone, type.number, field.number).bytes, name: name, new: new,
                     from: Self.indexKeys(old, field: fieldName, index: .value),
                     to: Self.indexKeys(new, field: fieldName, index: .value), txn)
             }
-            if let match = field.matchIndex {
+            if field.isMaintained(.match), let match = field.matchIndex {
                 try moveEntries(
                     keys.valueIndexPrefix(zone, type.number, match).bytes, name: name, new: new,
                     from: Self.indexKeys(old, field: fieldName, index: .match),

@@ -48,12 +48,8 @@ extension DatabaseContext {
             if pinned != nil { throw CKError.make(.invalidArguments, "the query cursor belongs to another query") }
             return nil
         }
-        switch plan.index {
-        case .value where row.fields[plan.field]?.indexed != true:
-            try buildIndex(recordType: recordType, field: plan.field, index: .value)
-        case .match where row.fields[plan.field]?.matchIndex == nil:
-            try buildIndex(recordType: recordType, field: plan.field, index: .match)
-        default: break
+        if row.fields[plan.field]?.isReady(plan.index) != true {
+            try buildIndex(recordType: recordType, field: plan.field, index: plan.index)
         }
         return plan
     }

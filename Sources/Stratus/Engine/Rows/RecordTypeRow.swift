@@ -3,12 +3,25 @@ struct RecordTypeRow: Sendable {
     struct Field: Sendable {
         var number: Int64
         var type: SchemaType
-        /// Whether the value index of this field has been built (it is built the first time a
-        /// query sorts by the field or is planned on it, then maintained on every save).
+        /// Whether the value index of this field is ready (built, then maintained on every save).
         var indexed: Bool
-        /// The number of the field's match index once built: a string field's values folded,
-        /// a list field's elements (decision 0019.5); `nil` until a query needs it.
+        /// The number of the field's match index once its build began: a string field's values
+        /// folded, a list field's elements (decision 0019.5); `nil` until a query needs it.
         var matchIndex: Int64? = nil
+        /// Where the build of the value index has reached, while it is being built.
+        var valueBuild: IndexBuildCursor? = nil
+        /// Where the build of the match index has reached, while it is being built.
+        var matchBuild: IndexBuildCursor? = nil
+
+        /// Whether saves maintain the index: it is ready or being built (decision 0019.7).
+        func isMaintained(_ index: QueryPlan.Index) -> Bool {
+            index == .value ? indexed || valueBuild != nil : matchIndex != nil
+        }
+
+        /// Whether queries can read the index.
+        func isReady(_ index: QueryPlan.Index) -> Bool {
+            index == .value ? indexed : matchIndex != nil && matchBuild == nil
+        }
     }
     var number: Int64
     var fields: [String: Field] = [:]
@@ -18,9 +31,10 @@ struct RecordTypeRow: Sendable {
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()
-        // Version 1 until a match index exists: rows stay as they were for types without one.
-        let version: UInt8 = fields.values.contains { $0.matchIndex != nil } ? 2 : 1
-        w.write(version)
+        // Version 1 until a field has a match index or a build under way: rows stay as they
+        // were for the types without.
+        let extended = fields.values.contains { $0.matchIndex != nil || $0.valueBuild != nil }
+        w.write(extended ? UInt8(2) : 1)
         w.write(number)
         w.write(nextFieldNumber)
         w.writeVarint(fields.count)
@@ -29,14 +43,17 @@ struct RecordTypeRow: Sendable {
             w.write(field.number)
             w.write(field.type.rawValue)
             w.write(field.indexed ? UInt8(1) : 0)
-            if version == 2 { w.write(field.matchIndex ?? 0) }
+            if extended {
+                w.write(field.matchIndex ?? 0)
+                IndexBuildCursor.write(field.valueBuild, to: &w)
+                IndexBuildCursor.write(field.matchBuild, to: &w)
+            }
         }
         return w.bytes
     }
 
     init(decoding bytes: [UInt8]) throws {
         var r = ByteReader(bytes)
-        // Version 1 rows (before match indexes) lack each field's match-index number.
         let version = try r.readByte()
         guard version == 1 || version == 2 else { throw EngineError.corruptValue }
         number = try r.readInt64()
@@ -48,9 +65,36 @@ struct RecordTypeRow: Sendable {
             guard let type = SchemaType(rawValue: try r.readByte()) else {
                 throw EngineError.corruptValue
             }
-            let indexed = try r.readByte() == 1
-            let match = version == 2 ? try r.readInt64() : 0
-            fields[name] = Field(number: number, type: type, indexed: indexed, matchIndex: match == 0 ? nil : match)
+            var field = Field(number: number, type: type, indexed: try r.readByte() == 1)
+            if version == 2 {
+                let match = try r.readInt64()
+                field.matchIndex = match == 0 ? nil : match
+                field.valueBuild = try IndexBuildCursor.read(&r)
+                field.matchBuild = try IndexBuildCursor.read(&r)
+            }
+            fields[name] = field
         }
+    }
+}
+
+/// How far an index build has come (decision 0019.7): the change-log entries of zones before
+/// `zone`, and of `zone` up to `position`, are indexed.
+struct IndexBuildCursor: Sendable, Equatable {
+    var zone: Int64
+    var position: Int64
+
+    static func write(_ cursor: IndexBuildCursor?, to w: inout ByteWriter) {
+        guard let cursor else {
+            w.write(UInt8(0))
+            return
+        }
+        w.write(UInt8(1))
+        w.write(cursor.zone)
+        w.write(cursor.position)
+    }
+
+    static func read(_ r: inout ByteReader) throws -> IndexBuildCursor? {
+        guard try r.readByte() == 1 else { return nil }
+        return IndexBuildCursor(zone: try r.readInt64(), position: try r.readInt64())
     }
 }
