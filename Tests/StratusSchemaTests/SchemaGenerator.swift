@@ -57,7 +57,8 @@ struct SchemaGenerator {
         return name
     }
 
-    private mutating func int(below bound: Int) -> Int {
+    /// A number from 0 to `bound` - 1.
+    mutating func int(below bound: Int) -> Int {
         Int(next() % UInt64(bound))
     }
 
