@@ -30,7 +30,9 @@ public struct CloudKitSchema: Hashable, Sendable {
     }
 
     /// The canonical text of the schema: keywords in capitals, roles, then record types by
-    /// name, each with its system fields, its fields by name and one `GRANT` per role.
+    /// name, each with its system fields, its fields by name and one `GRANT` per role (a
+    /// role without permissions is left out). The text of a schema with ``problems`` (a name
+    /// with a quote or a line break, say) may not parse.
     public var text: String { SchemaPrinter.print(self) }
 
     /// The record type named `name`, if the schema has one.

@@ -24,11 +24,12 @@ enum SchemaPrinter {
         let fields = recordType.fields.values.sorted {
             ($0.isSystemField ? 0 : 1, $0.name) < ($1.isSystemField ? 0 : 1, $1.name)
         }
+        let grants = recordType.grants.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
         let items =
             fields.map(print)
-            + recordType.grants.keys.sorted().map { role in
-                let permissions = recordType.grants[role, default: []].sorted().map(\.rawValue)
-                return "GRANT \(permissions.joined(separator: ", ")) TO \(SchemaNames.written(role))"
+            + grants.map { role, permissions in
+                let names = permissions.sorted().map(\.rawValue).joined(separator: ", ")
+                return "GRANT \(names) TO \(SchemaNames.written(role))"
             }
         if items.isEmpty { return [head + ");"] }
         let body = items.enumerated().map { offset, item in

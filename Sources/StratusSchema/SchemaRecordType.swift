@@ -24,6 +24,14 @@ public struct SchemaRecordType: Hashable, Sendable {
         set { fields[name] = newValue }
     }
 
+    /// The indexes CloudKit keeps for the field `name` of this type: a declared field's, none
+    /// for a system field the schema does not mention, `nil` for a field the type does not
+    /// have.
+    public func indexes(ofField name: String) -> Set<SchemaIndex>? {
+        if let field = fields[name] { return field.indexes }
+        return SchemaField.systemFields[name] == nil ? nil : []
+    }
+
     /// The grants `GRANT WRITE TO "_creator"`, `GRANT CREATE TO "_icloud"` and
     /// `GRANT READ TO "_world"`, which Apple's documentation recommends for a type used in
     /// the public database.

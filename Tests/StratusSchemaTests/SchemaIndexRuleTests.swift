@@ -43,6 +43,15 @@ struct SchemaIndexRuleTests {
         #expect(!SchemaField(name: "etag", type: .string).isSystemField)
     }
 
+    @Test func indexesOfAField() throws {
+        let department = try #require(
+            try CloudKitSchema.parse(SchemaParserTests.appleExample)[recordType: "Department"])
+        #expect(department.indexes(ofField: "___createTime") == [.queryable, .sortable])
+        #expect(department.indexes(ofField: "___modTime") == [])
+        #expect(department.indexes(ofField: "name") == [])
+        #expect(department.indexes(ofField: "salary") == nil)
+    }
+
     @Test func fieldTypeText() {
         #expect(SchemaFieldType.list(.encrypted(.location)).text == "LIST<ENCRYPTED LOCATION>")
         #expect(SchemaFieldType.number(preferredAs: .int64).text == "NUMBER PREFERRED AS INT64")

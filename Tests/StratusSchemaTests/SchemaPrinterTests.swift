@@ -40,6 +40,18 @@ struct SchemaPrinterTests {
         #expect(try CloudKitSchema.parse(schema.text) == schema)
     }
 
+    @Test func aRoleWithoutPermissionsIsLeftOut() throws {
+        var type = SchemaRecordType(name: "T", fields: [SchemaField(name: "a", type: .string)])
+        type.grants["_world"] = []
+        type.grants["_icloud"] = [.create]
+        let schema = CloudKitSchema(recordTypes: [type])
+        #expect(
+            schema.text
+                == "DEFINE SCHEMA\n\n    RECORD TYPE T (\n        a STRING,\n        GRANT CREATE TO \"_icloud\"\n    );\n"
+        )
+        #expect(try CloudKitSchema.parse(schema.text)[recordType: "T"]?.grants == ["_icloud": [.create]])
+    }
+
     @Test func emptySchemaAndEmptyType() {
         #expect(CloudKitSchema().text == "DEFINE SCHEMA\n")
         #expect(
