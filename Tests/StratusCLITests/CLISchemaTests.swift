@@ -70,6 +70,56 @@ struct CLISchemaTests {
                 """)
     }
 
+    @Test func onlyAdditiveChangesToAProductionSchema() async throws {
+        let workspace = try CLIWorkspace()
+        defer { workspace.remove() }
+        try Self.valid.write(
+            to: workspace.directory.appendingPathComponent("prod.ckdb"), atomically: true, encoding: .utf8)
+        let added = """
+            DEFINE SCHEMA
+                CREATE ROLE Editor;
+                RECORD TYPE Note (
+                    title STRING QUERYABLE SEARCHABLE, tags LIST<STRING>, body STRING, GRANT WRITE TO Editor
+                );
+                RECORD TYPE Tag ( label STRING );
+            """
+        let ok = try await StratusExecutable.run(
+            ["schema", "validate", "-", "--production", "prod.ckdb"], in: workspace.directory, input: added)
+        #expect(ok.status == 0, "\(ok.errorOutput)")
+        #expect(
+            ok.output == """
+                <stdin>: valid, 2 record types, 4 fields, 1 role
+                changes from prod.ckdb:
+                  field 'Note.body' is added as STRING
+                  record type 'Tag' is added
+
+                """)
+        #expect(
+            ok.errorOutput
+                == "warning: <stdin>: field 'Note.___recordID' is no longer QUERYABLE: queries that need it fail\n")
+
+        let same = try await StratusExecutable.run(
+            ["schema", "validate", "prod.ckdb", "--production", "prod.ckdb"], in: workspace.directory)
+        #expect(same.output == "prod.ckdb: valid, 1 record type, 3 fields, 1 role\nchanges from prod.ckdb: none\n")
+
+        let removed = "DEFINE SCHEMA CREATE ROLE Editor; RECORD TYPE Note ( title INT64, GRANT WRITE TO Editor );"
+        let refused = try await StratusExecutable.run(
+            ["schema", "validate", "-", "--production", "prod.ckdb"], in: workspace.directory, input: removed)
+        #expect(refused.status == 65)
+        #expect(refused.output.isEmpty)
+        #expect(
+            refused.errorOutput == """
+                error: <stdin>: field 'Note.tags' (LIST<STRING>) is removed, with its data
+                error: <stdin>: field 'Note.title' changes type from STRING to INT64
+
+                """)
+
+        let broken = try await StratusExecutable.run(
+            ["schema", "validate", "prod.ckdb", "--production", "-"], in: workspace.directory, input: "DEFINE")
+        #expect(broken.status == 65)
+        #expect(broken.errorOutput == "error: <stdin>:1:7: expected SCHEMA after DEFINE, found the end of the text\n")
+    }
+
     @Test func aMissingFileIsNoInput() async throws {
         let workspace = try CLIWorkspace()
         defer { workspace.remove() }

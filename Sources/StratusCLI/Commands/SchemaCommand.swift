@@ -15,36 +15,48 @@ struct SchemaCommand: AsyncParsableCommand {
         subcommands: [SchemaValidateCommand.self])
 }
 
-/// `stratus schema validate <file>`
+/// `stratus schema validate <file> [--production <file>]`
 struct SchemaValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate", abstract: "Check a schema file and report every problem with its line and column.",
         discussion: """
             Prints a summary (or, with --canonical, the schema's canonical text) when the file is valid; \
             otherwise one line per problem, `error: <file>:<line>:<column>: <what was expected>`, on \
-            standard error, and exits with status 65. Nothing is sent to a backend or server.
+            standard error, and exits with status 65. With --production, the file must also only add to \
+            that production schema, as CloudKit requires: each removed record type or field and each changed \
+            field type is an error, each removed index a warning, and the other changes are listed. Nothing \
+            is sent to a backend or server.
             """)
 
     @Argument(help: ArgumentHelp("The schema file, or - for standard input.", valueName: "file"))
     var file: String
 
+    @Option(
+        help: ArgumentHelp(
+            "A production schema file the schema may only add to (additive changes only).", valueName: "file"))
+    var production: String?
+
     @Flag(help: "Print the schema in canonical form (the form `stratus schema` writes) instead of a summary.")
     var canonical = false
 
     func run() throws {
-        let text = try SchemaFile.read(file)
-        let schema: CloudKitSchema
-        switch Result(catching: { () throws(SchemaErrors) in try CloudKitSchema.parse(text) }) {
-        case .success(let parsed):
-            schema = parsed
-        case .failure(let failure):
-            for error in failure.errors { Output.error("\(SchemaFile.name(file)):\(error)") }
-            throw ExitCode(CLIError.dataError)
+        let schema = try SchemaFile.parse(file)
+        let changes = try production.map { CloudKitSchema.changes(from: try SchemaFile.parse($0), to: schema) } ?? []
+        let refused = changes.filter { !$0.isAllowedInProduction }
+        for change in refused { Output.error("\(SchemaFile.name(file)): \(change.message)") }
+        if !refused.isEmpty { throw ExitCode(CLIError.dataError) }
+        for change in changes where change.kind == .indexRemoved {
+            Output.warning("\(SchemaFile.name(file)): \(change.message)")
         }
         if canonical {
             Output.line(String(schema.text.dropLast()))
-        } else {
-            Output.line("\(SchemaFile.name(file)): valid, \(SchemaFile.summary(of: schema))")
+            return
+        }
+        Output.line("\(SchemaFile.name(file)): valid, \(SchemaFile.summary(of: schema))")
+        if let production {
+            let listed = changes.filter { $0.kind != .indexRemoved }
+            Output.line("changes from \(production):" + (listed.isEmpty ? " none" : ""))
+            for change in listed { Output.line("  \(change.message)") }
         }
     }
 }
@@ -66,6 +78,18 @@ enum SchemaFile {
             throw CLIError("\(name(path)) is not UTF-8 text", exitCode: CLIError.dataError)
         }
         return text
+    }
+
+    /// The schema in `path`, or exit 65 after one `error:` line per problem.
+    static func parse(_ path: String) throws -> CloudKitSchema {
+        let text = try read(path)
+        switch Result(catching: { () throws(SchemaErrors) in try CloudKitSchema.parse(text) }) {
+        case .success(let schema):
+            return schema
+        case .failure(let failure):
+            for error in failure.errors { Output.error("\(name(path)):\(error)") }
+            throw ExitCode(CLIError.dataError)
+        }
     }
 
     /// How messages name the file.
