@@ -26,7 +26,11 @@ struct SchemaParser {
             problems.append(error)
         }
         if problems.isEmpty { return schema }
-        throw SchemaErrors(problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+        // In the order of the text; problems at one position in the order they were found.
+        let ordered = problems.enumerated().sorted {
+            ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
+        }
+        throw SchemaErrors(ordered.map(\.element))
     }
 
     /// `DEFINE SCHEMA [ { create-role | record-type } ";" ] ...`

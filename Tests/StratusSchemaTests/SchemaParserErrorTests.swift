@@ -231,6 +231,14 @@ struct SchemaParserErrorTests {
             ])
     }
 
+    @Test func problemsAtOnePositionKeepTheirOrder() {
+        #expect(
+            Self.errors(Self.inType("_x STRING")).map(\.description) == [
+                "1:31: write the system name '_x' in double quotes, \"_x\"",
+                "1:31: field 'T._x': a leading underscore is reserved for the system fields (___createTime, ___createdBy, ___etag, ___modTime, ___modifiedBy, ___recordID)",
+            ])
+    }
+
     @Test func unknownRolesAreReportedOnceTheWholeTextIsRead() {
         let text = "DEFINE SCHEMA\nRECORD TYPE T ( GRANT READ TO Late, GRANT WRITE TO Never );\nCREATE ROLE Late;"
         #expect(
