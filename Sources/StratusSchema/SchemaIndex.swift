@@ -1,6 +1,6 @@
 /// An index CloudKit keeps for a field (a field option of the schema language).
 public enum SchemaIndex: String, CaseIterable, Comparable, Hashable, Sendable {
-    /// `QUERYABLE`: equality lookups (and `IN`, `CONTAINS` on a list, `BEGINSWITH`).
+    /// `QUERYABLE`: an index for equality lookups.
     case queryable = "QUERYABLE"
     /// `SORTABLE`: range searches and sorting.
     case sortable = "SORTABLE"
