@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "StratusServer", targets: ["StratusServer"]),
         .executable(name: "stratusd", targets: ["stratusd"]),
         .library(name: "StratusRemote", targets: ["StratusRemote"]),
+        .library(name: "StratusSchema", targets: ["StratusSchema"]),
     ],
     dependencies: [
         // Configuration files and environment overrides (JSON provider: the default trait only).
@@ -59,6 +60,9 @@ let package = Package(
         ),
         // NSPredicate(format:) / NSSortDescriptor(key:ascending:) for Linux, and the predicate AST.
         .target(name: "StratusPredicate", swiftSettings: strictSettings),
+        // The CloudKit Schema Language: the schema model, its parser and printer, and the
+        // production rules (Docs/SchemaLanguage.md). No dependency on the engine.
+        .target(name: "StratusSchema", swiftSettings: strictSettings),
         // The CloudKit API and the operation engine.
         .target(
             name: "Stratus",
@@ -132,7 +136,7 @@ let package = Package(
             dependencies: [
                 "Stratus", "StratusBackend", "StratusConfiguration", "StratusConformance", "StratusSQLite",
                 "StratusWebServices", "StratusRemote",
-                "StratusInMemory", "StratusPostgreSQL",
+                "StratusInMemory", "StratusPostgreSQL", "StratusSchema",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -217,6 +221,11 @@ let package = Package(
             dependencies: [
                 "StratusCLI", "Stratus", "StratusConformance", "StratusSQLite", "StratusTestSupport", "stratusd",
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StratusSchemaTests",
+            dependencies: ["StratusSchema"],
             swiftSettings: strictSettings
         ),
         .testTarget(

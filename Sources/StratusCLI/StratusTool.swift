@@ -20,6 +20,7 @@ struct StratusTool: AsyncParsableCommand {
         subcommands: [
             ZonesCommand.self, RecordsCommand.self, QueryCommand.self, ChangesCommand.self, ExportCommand.self,
             ImportCommand.self, LongLivedCommand.self, ConformanceCommand.self, ConfigCommand.self, DemoCommand.self,
+            SchemaCommand.self,
         ]
     )
 
