@@ -46,7 +46,9 @@ extension CKSyncEngine {
         var done: [CKSyncEngine.PendingDatabaseChange] = []
         for zone in saves {
             switch results.saveResults[zone.zoneID] ?? .failure(CKError(.internalError)) {
-            case .success(let saved): event.saved.append(saved); done.append(.saveZone(zone))
+            case .success(let saved):
+                event.saved.append(saved)
+                done.append(.saveZone(zone))
             case .failure(let error):
                 let error = Self.ckError(error)
                 event.failed.append(.init(zone: zone, error: error))
@@ -55,7 +57,10 @@ extension CKSyncEngine {
         }
         for zoneID in deletes {
             switch results.deleteResults[zoneID] ?? .failure(CKError(.internalError)) {
-            case .success: deleted.append(zoneID); done.append(.deleteZone(zoneID)); state.forgetZone(zoneID)
+            case .success:
+                deleted.append(zoneID)
+                done.append(.deleteZone(zoneID))
+                state.forgetZone(zoneID)
             case .failure(let error):
                 let error = Self.ckError(error)
                 failedDeletes[zoneID] = error
@@ -81,7 +86,8 @@ extension CKSyncEngine {
             var progressed = false
             for part in Self.requests(of: batch) {
                 try checkCancelled(since: generation)
-                progressed = try await send(part, atomically: batch.atomicByZone, group: context.options.operationGroup)
+                progressed =
+                    try await send(part, atomically: batch.atomicByZone, group: context.options.operationGroup)
                     || progressed
             }
             if !progressed { return }
@@ -90,7 +96,8 @@ extension CKSyncEngine {
 
     /// Splits a batch into requests: at most 400 items and about 2 MB each, one zone each when
     /// the batch is atomic by zone.
-    static func requests(of batch: CKSyncEngine.RecordZoneChangeBatch) -> [(saves: [CKRecord], deletes: [CKRecord.ID])] {
+    static func requests(of batch: CKSyncEngine.RecordZoneChangeBatch) -> [(saves: [CKRecord], deletes: [CKRecord.ID])]
+    {
         var groups: [[Any]] = []
         if batch.atomicByZone {
             var zones: [CKRecordZone.ID] = []
@@ -115,7 +122,9 @@ extension CKSyncEngine {
             let size = (item as? CKRecord).map(SyncEngineRecordSize.estimate) ?? 0
             let current = requests[requests.count - 1]
             let count = current.saves.count + current.deletes.count
-            if count > 0 && (count >= RecordZoneChangeBatch.maximumItems || bytes + size > RecordZoneChangeBatch.maximumBytes) {
+            if count > 0
+                && (count >= RecordZoneChangeBatch.maximumItems || bytes + size > RecordZoneChangeBatch.maximumBytes)
+            {
                 requests.append(([], []))
                 bytes = 0
             }

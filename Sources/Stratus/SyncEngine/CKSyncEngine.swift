@@ -25,11 +25,20 @@ public final class CKSyncEngine: Sendable {
         database = configuration.database
         state = State(configuration.stateSerialization)
         delegateBox = Mutex(WeakDelegate(value: configuration.delegate))
-        if configuration.automaticallySync {
-            let scheduler = SyncEngineScheduler()
-            self.scheduler.withLock { $0 = scheduler }
-            scheduler.start(for: self)
+        let scheduler = configuration.automaticallySync ? SyncEngineScheduler() : nil
+        self.scheduler.withLock { $0 = scheduler }
+        state.observePendingChanges { [weak self] in self?.pendingChangesAdded() }
+        scheduler?.start(for: self)
+    }
+
+    /// Posts the state with the new pending changes for the app to persist, and with automatic
+    /// sync schedules a send.
+    private func pendingChangesAdded() {
+        Task { [weak self] in
+            guard let self else { return }
+            _ = try? await gate.run { await self.postStateUpdate() }
         }
+        scheduler.withLock { $0 }?.scheduleSend(for: self)
     }
 
     deinit {

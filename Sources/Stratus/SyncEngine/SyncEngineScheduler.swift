@@ -20,10 +20,6 @@ final class SyncEngineScheduler: Sendable {
 
     /// Starts watching `engine`'s pending changes and the database.
     func start(for engine: CKSyncEngine) {
-        engine.state.observePendingChanges { [weak engine, weak self] in
-            guard let engine, let self else { return }
-            self.scheduleSend(for: engine)
-        }
         let poll = Task { [weak engine] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: Self.pollInterval)
@@ -42,7 +38,8 @@ final class SyncEngineScheduler: Sendable {
         }
     }
 
-    private func scheduleSend(for engine: CKSyncEngine) {
+    /// Sends `engine`'s pending changes ``sendDelay`` from now, unless a send is already due.
+    func scheduleSend(for engine: CKSyncEngine) {
         tasks.withLock { tasks in
             guard tasks.send == nil else { return }
             tasks.send = Task { [weak engine, weak self] in
