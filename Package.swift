@@ -294,6 +294,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // CKSyncEngine: two devices on one store, on every backend (PostgreSQL through
+        // STRATUS_TEST_POSTGRES_URL), and the engine's event order and bookkeeping.
+        .testTarget(
+            name: "StratusSyncEngineTests",
+            dependencies: [
+                "Stratus", "StratusBackend", "StratusConfiguration", "StratusPostgreSQL", "StratusTestSupport",
+            ],
+            swiftSettings: strictSettings
+        ),
         // The API check: Stratus's symbol graph against Apple's declarations (Tests/APICheck).
         // The JSON layer and the record translators, without a server.
         .testTarget(
