@@ -118,4 +118,27 @@ import Testing
             #expect(b.notes["n3"] == "three")
         }
     }
+
+    @Test(arguments: SyncBackend.allCases)
+    func sendsHoldAtMost400ItemsAndAbout2MBEach(_ backend: SyncBackend) async throws {
+        try await backend.withStore { open in
+            let (a, b) = (Device("A"), Device("B"))
+            a.start(try open().privateCloudDatabase)
+            b.start(try open().privateCloudDatabase)
+            a.createZone()
+            for i in 0..<450 { a.write("small\(i)", "note \(i)") }
+            a.clearEvents()
+            try await a.engine.sendChanges()
+            #expect(a.events.filter { $0 == "sentRecordZoneChanges" }.count == 2)
+
+            // Ten notes of 300 KB: 3 MB, more than one request carries.
+            for i in 0..<10 { a.write("large\(i)", String(repeating: "x", count: 300_000)) }
+            a.clearEvents()
+            try await a.engine.sendChanges()
+            #expect(a.events.filter { $0 == "sentRecordZoneChanges" }.count == 2)
+            #expect(a.engine.state.pendingRecordZoneChanges.isEmpty)
+            try await b.engine.fetchChanges()
+            #expect(b.notes.count == 460)
+        }
+    }
 }
