@@ -300,6 +300,8 @@ let package = Package(
             name: "StratusSyncEngineTests",
             dependencies: [
                 "Stratus", "StratusBackend", "StratusConfiguration", "StratusPostgreSQL", "StratusTestSupport",
+                // A device process killed in the middle of a send (sync-engine-device).
+                "StratusTestProbe",
             ],
             swiftSettings: strictSettings
         ),
