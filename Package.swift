@@ -302,6 +302,8 @@ let package = Package(
                 "Stratus", "StratusBackend", "StratusConfiguration", "StratusPostgreSQL", "StratusTestSupport",
                 // A device process killed in the middle of a send (sync-engine-device).
                 "StratusTestProbe",
+                // The engine over remote containers, against a stratusd on loopback.
+                "StratusRemote", "stratusd",
             ],
             swiftSettings: strictSettings
         ),
