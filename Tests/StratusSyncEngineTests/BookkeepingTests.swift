@@ -74,6 +74,15 @@ import Testing
             #expect(a.pendingAtSentEvents.first == [])
             #expect(a.engine.state.pendingDatabaseChanges.isEmpty)
 
+            // An edit made while its record is being sent stays pending, and goes too.
+            a.editAfterNextBatch("n1", "edited during the send")
+            a.write("n1", "before the send")
+            try await a.engine.sendChanges()
+            #expect(a.engine.state.pendingRecordZoneChanges.isEmpty)
+            #expect(
+                try await storeNotes(try open().privateCloudDatabase, zoneID: a.zoneID)?["n1"]
+                    == "edited during the send")
+
             // A send with nothing pending posts nothing (the state updates that follow the
             // additions above may still arrive).
             a.clearEvents()

@@ -16,6 +16,7 @@ final class Device: CKSyncEngineDelegate, Sendable {
         var persistsState = true
         var pendingAtBatchRequests: [[CKSyncEngine.PendingRecordZoneChange]] = []
         var pendingAtSentEvents: [[CKSyncEngine.PendingRecordZoneChange]] = []
+        var editAfterNextBatch: (note: String, text: String)?
     }
 
     let name: String
@@ -54,6 +55,11 @@ final class Device: CKSyncEngineDelegate, Sendable {
     /// Stops keeping state updates (a process about to crash), or starts again.
     func persistStateUpdates(_ persist: Bool) {
         model.withLock { $0.persistsState = persist }
+    }
+
+    /// Edits `note` just after the next batch is handed to the engine, while it is being sent.
+    func editAfterNextBatch(_ note: String, _ text: String) {
+        model.withLock { $0.editAfterNextBatch = (note, text) }
     }
 
     func clearEvents() {
@@ -123,7 +129,14 @@ final class Device: CKSyncEngineDelegate, Sendable {
             }
         }
         model.withLock { $0.pendingAtBatchRequests.append(pending) }
-        return await CKSyncEngine.RecordZoneChangeBatch(pendingChanges: pending) { self.recordToSave($0) }
+        let batch = await CKSyncEngine.RecordZoneChangeBatch(pendingChanges: pending) { self.recordToSave($0) }
+        if let edit = model.withLock({ model in
+            defer { model.editAfterNextBatch = nil }
+            return model.editAfterNextBatch
+        }) {
+            write(edit.note, edit.text)
+        }
+        return batch
     }
 
     private func recordToSave(_ id: CKRecord.ID) -> CKRecord? {

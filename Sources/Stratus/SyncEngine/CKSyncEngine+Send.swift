@@ -80,6 +80,7 @@ extension CKSyncEngine {
     private func sendRecordBatches(_ context: CKSyncEngine.SendChangesContext, generation: Int) async throws {
         while true {
             try checkCancelled(since: generation)
+            let counts = state.additionCounts
             guard let delegate, let batch = await delegate.nextRecordZoneChangeBatch(context, syncEngine: self),
                 !batch.recordsToSave.isEmpty || !batch.recordIDsToDelete.isEmpty
             else { return }
@@ -87,7 +88,8 @@ extension CKSyncEngine {
             for part in Self.requests(of: batch) {
                 try checkCancelled(since: generation)
                 progressed =
-                    try await send(part, atomically: batch.atomicByZone, group: context.options.operationGroup)
+                    try await send(
+                        part, atomically: batch.atomicByZone, group: context.options.operationGroup, counts: counts)
                     || progressed
             }
             if !progressed { return }

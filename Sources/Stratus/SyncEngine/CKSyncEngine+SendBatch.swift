@@ -1,9 +1,11 @@
 extension CKSyncEngine {
     /// Sends one request of a batch, removes the changes the server settled from the pending
-    /// ones, and posts `sentRecordZoneChanges` then `stateUpdate`. Returns whether any pending
-    /// change was settled (saved, deleted, or failed for good).
+    /// ones (unless added again since `counts` were taken, when the batch was asked for), and
+    /// posts `sentRecordZoneChanges` then `stateUpdate`. Returns whether any pending change was
+    /// settled (saved, deleted, or failed for good).
     func send(
-        _ request: (saves: [CKRecord], deletes: [CKRecord.ID]), atomically: Bool, group: CKOperationGroup
+        _ request: (saves: [CKRecord], deletes: [CKRecord.ID]), atomically: Bool, group: CKOperationGroup,
+        counts: [SyncEngineStoredState.RecordChange: Int]
     ) async throws -> Bool {
         let outcome = await SyncEngineRecordModification.run(
             on: database, saving: request.saves, deleting: request.deletes, atomically: atomically, group: group)
@@ -37,7 +39,7 @@ extension CKSyncEngine {
                 if !Self.retryableCodes.contains(error.code) { settled.append(.deleteRecord(id)) }
             }
         }
-        state.remove(pendingRecordZoneChanges: settled)
+        state.removeSent(settled, unchangedSince: counts)
         await post(
             .sentRecordZoneChanges(
                 .init(

@@ -45,6 +45,7 @@ extension CKSyncEngine {
                         $0.recordName == change.recordName && $0.zone == change.zone
                     }
                     state.pendingRecordZoneChanges.append(change)
+                    state.additions[change, default: 0] += 1
                 }
             }
             pendingChanged()
@@ -87,6 +88,22 @@ extension CKSyncEngine {
 
         /// What to persist now.
         var serialization: Serialization { Serialization(stored.withLock { $0 }) }
+
+        /// How many times each pending record change was added so far.
+        var additionCounts: [SyncEngineStoredState.RecordChange: Int] { stored.withLock { $0.additions } }
+
+        /// Removes sent changes, except those added again since `counts` were taken.
+        func removeSent(
+            _ changes: [CKSyncEngine.PendingRecordZoneChange],
+            unchangedSince counts: [SyncEngineStoredState.RecordChange: Int]
+        ) {
+            let sent = Set(changes.map(SyncEngineStoredState.RecordChange.init))
+            stored.withLock { state in
+                state.pendingRecordZoneChanges.removeAll {
+                    sent.contains($0) && state.additions[$0, default: 0] == counts[$0, default: 0]
+                }
+            }
+        }
 
         /// Sets what is told when pending changes are added (automatic sync).
         func observePendingChanges(_ observer: (@Sendable () -> Void)?) {

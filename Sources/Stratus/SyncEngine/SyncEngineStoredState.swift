@@ -62,4 +62,12 @@ struct SyncEngineStoredState: Codable, Sendable, Equatable {
     var pendingRecordZoneChanges: [RecordChange] = []
     var pendingDatabaseChanges: [DatabaseChange] = []
     var hasPendingUntrackedChanges = false
+    /// How many times each pending record change was added in this process (not persisted):
+    /// a change added again while it was being sent stays pending.
+    var additions: [RecordChange: Int] = [:]
+
+    private enum CodingKeys: String, CodingKey {
+        case version, databaseToken, zoneTokens, zonesWithUnfetchedChanges, pendingRecordZoneChanges
+        case pendingDatabaseChanges, hasPendingUntrackedChanges
+    }
 }
