@@ -29,7 +29,7 @@ extension CKSyncEngine.SendChangesOptions {
         }
 
         /// Whether the scope covers `pendingRecordZoneChange`.
-        func contains(_ pendingRecordZoneChange: CKSyncEngine.PendingRecordZoneChange) -> Bool {
+        public func contains(_ pendingRecordZoneChange: CKSyncEngine.PendingRecordZoneChange) -> Bool {
             contains(pendingRecordZoneChange.recordID)
         }
 
