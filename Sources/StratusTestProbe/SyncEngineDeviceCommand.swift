@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Every state update is written to `<state file>` (JSON, replaced atomically) before the event
 /// returns. Without a state file the program adds the zone and every note as pending changes
-/// and waits until the state holding them is written; with one it starts from it. Then it sends
+/// and waits until a state holding them all is written; with one it starts from it. Then it sends
 /// (without automatic sync). A save that conflicts — a note the killed launch saved but whose
 /// removal from the pending changes was not persisted — is resolved as an app would: the local
 /// text on the server's record, saved again.
@@ -46,7 +46,7 @@ final class ProbeSyncDevice: CKSyncEngineDelegate, Sendable {
     let stateFile: URL
     let count: Int
     let zoneID = CKRecordZone.ID(zoneName: "Notes", ownerName: CKCurrentUserDefaultName)
-    private let written = Mutex(0)
+    private let lastWritten = Mutex<CKSyncEngine.State.Serialization?>(nil)
 
     init(stateFile: URL, count: Int) {
         self.stateFile = stateFile
@@ -62,10 +62,18 @@ final class ProbeSyncDevice: CKSyncEngineDelegate, Sendable {
         if saved == nil {
             engine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zoneID))])
             engine.state.add(pendingRecordZoneChanges: (0..<count).map { .saveRecord(recordID($0)) })
-            while written.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(5)) }
+            while persistedPendingCount(database) < count { try await Task.sleep(for: .milliseconds(5)) }
         }
         try await engine.sendChanges()
         emit("DONE \(engine.state.pendingRecordZoneChanges.count)")
+    }
+
+    /// How many record changes the last written state holds, read through a throw-away engine.
+    private func persistedPendingCount(_ database: CKDatabase) -> Int {
+        guard let state = lastWritten.withLock({ $0 }) else { return 0 }
+        var configuration = CKSyncEngine.Configuration(database: database, stateSerialization: state, delegate: self)
+        configuration.automaticallySync = false
+        return CKSyncEngine(configuration).state.pendingRecordZoneChanges.count
     }
 
     private func recordID(_ index: Int) -> CKRecord.ID { CKRecord.ID(recordName: "note\(index)", zoneID: zoneID) }
@@ -82,7 +90,7 @@ final class ProbeSyncDevice: CKSyncEngineDelegate, Sendable {
         case .stateUpdate(let update):
             do {
                 try JSONEncoder().encode(update.stateSerialization).write(to: stateFile, options: .atomic)
-                written.withLock { $0 += 1 }
+                lastWritten.withLock { $0 = update.stateSerialization }
             } catch {
                 Probe.fail("writing the state: \(error)")
             }

@@ -17,6 +17,8 @@ public final class CKSyncEngine: Sendable {
     private let delegateBox: Mutex<WeakDelegate>
     let gate = SyncEngineGate()
     let cancellation = Atomic<Int>(0)
+    /// Whether a state update for added pending changes is on its way.
+    private let stateUpdateDue = Atomic<Bool>(false)
     let scheduler: Mutex<SyncEngineScheduler?> = Mutex(nil)
 
     /// Creates a sync engine with the specified configuration. With `automaticallySync`, it
@@ -31,12 +33,17 @@ public final class CKSyncEngine: Sendable {
         scheduler?.start(for: self)
     }
 
-    /// Posts the state with the new pending changes for the app to persist, and with automatic
-    /// sync schedules a send.
+    /// Posts the state with the new pending changes for the app to persist — one event for
+    /// changes added in a row — and with automatic sync schedules a send.
     private func pendingChangesAdded() {
-        Task { [weak self] in
-            guard let self else { return }
-            _ = try? await gate.run { await self.postStateUpdate() }
+        if stateUpdateDue.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged {
+            Task { [weak self] in
+                guard let self else { return }
+                _ = try? await gate.run {
+                    self.stateUpdateDue.store(false, ordering: .sequentiallyConsistent)
+                    await self.postStateUpdate()
+                }
+            }
         }
         scheduler.withLock { $0 }?.scheduleSend(for: self)
     }
