@@ -17,6 +17,7 @@ final class Device: CKSyncEngineDelegate, Sendable {
         var pendingAtBatchRequests: [[CKSyncEngine.PendingRecordZoneChange]] = []
         var pendingAtSentEvents: [[CKSyncEngine.PendingRecordZoneChange]] = []
         var editAfterNextBatch: (note: String, text: String)?
+        var failedSaveCodes: [CKError.Code] = []
     }
 
     let name: String
@@ -51,6 +52,7 @@ final class Device: CKSyncEngineDelegate, Sendable {
         model.withLock { $0.pendingAtBatchRequests }
     }
     var pendingAtSentEvents: [[CKSyncEngine.PendingRecordZoneChange]] { model.withLock { $0.pendingAtSentEvents } }
+    var failedSaveCodes: [CKError.Code] { model.withLock { $0.failedSaveCodes } }
 
     /// Stops keeping state updates (a process about to crash), or starts again.
     func persistStateUpdates(_ persist: Bool) {
@@ -175,6 +177,7 @@ final class Device: CKSyncEngineDelegate, Sendable {
                 model.systemFields[record.recordID.recordName] = record
             }
             for failure in sent.failedRecordSaves {
+                model.failedSaveCodes.append(failure.error.code)
                 let name = failure.record.recordID.recordName
                 switch failure.error.code {
                 case .serverRecordChanged:

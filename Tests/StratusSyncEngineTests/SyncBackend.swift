@@ -38,9 +38,22 @@ enum SyncBackend: String, CaseIterable, CustomStringConvertible, Sendable {
     /// handle on the same store) each call, then removes the storage.
     func withStore<T>(_ body: (_ open: () throws -> CKContainer) async throws -> T) async throws -> T {
         let storage = try Self.registry.makeTemporaryStorage(like: url())
-        let open = { CKContainer(identifier: "iCloud.sync-engine", backend: try storage.open()) }
         do {
-            let result = try await body(open)
+            let result = try await body { CKContainer(identifier: "iCloud.sync-engine", backend: try storage.open()) }
+            try storage.destroy()
+            return result
+        } catch {
+            try? storage.destroy()
+            throw error
+        }
+    }
+
+    /// Runs `body` with fresh storage of this kind, whose `open()` gives a new backend handle on
+    /// it each call, then removes the storage.
+    func withBackends<T>(_ body: (_ open: () throws -> any DatabaseBackend) async throws -> T) async throws -> T {
+        let storage = try Self.registry.makeTemporaryStorage(like: url())
+        do {
+            let result = try await body { try storage.open() }
             try storage.destroy()
             return result
         } catch {

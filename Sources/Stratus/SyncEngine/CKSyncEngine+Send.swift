@@ -88,7 +88,7 @@ extension CKSyncEngine {
             for part in Self.requests(of: batch) {
                 try checkCancelled(since: generation)
                 progressed =
-                    try await send(
+                    await send(
                         part, atomically: batch.atomicByZone, group: context.options.operationGroup, counts: counts)
                     || progressed
             }

@@ -6,19 +6,19 @@ extension CKSyncEngine {
     func send(
         _ request: (saves: [CKRecord], deletes: [CKRecord.ID]), atomically: Bool, group: CKOperationGroup,
         counts: [SyncEngineStoredState.RecordChange: Int]
-    ) async throws -> Bool {
+    ) async -> Bool {
         let outcome = await SyncEngineRecordModification.run(
             on: database, saving: request.saves, deleting: request.deletes, atomically: atomically, group: group)
-        if let error = outcome.requestError, outcome.saveResults.isEmpty, outcome.deleteResults.isEmpty {
-            throw error
-        }
+        // An item the operation gave no outcome for failed with the request (all of them when the
+        // request as a whole failed), or with its atomic batch.
+        let unreported = Self.ckError(outcome.requestError ?? CKError(.batchRequestFailed))
         var saved: [CKRecord] = []
         var failedSaves: [CKSyncEngine.Event.SentRecordZoneChanges.FailedRecordSave] = []
         var deleted: [CKRecord.ID] = []
         var failedDeletes: [CKRecord.ID: CKError] = [:]
         var settled: [CKSyncEngine.PendingRecordZoneChange] = []
         for record in request.saves {
-            switch outcome.saveResults[record.recordID] ?? .failure(CKError(.batchRequestFailed)) {
+            switch outcome.saveResults[record.recordID] ?? .failure(unreported) {
             case .success(let savedRecord):
                 saved.append(savedRecord)
                 settled.append(.saveRecord(record.recordID))
@@ -29,7 +29,7 @@ extension CKSyncEngine {
             }
         }
         for id in request.deletes {
-            switch outcome.deleteResults[id] ?? .failure(CKError(.batchRequestFailed)) {
+            switch outcome.deleteResults[id] ?? .failure(unreported) {
             case .success:
                 deleted.append(id)
                 settled.append(.deleteRecord(id))
