@@ -303,6 +303,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // CKSyncEngine: two devices on one store, on every backend (PostgreSQL through
+        // STRATUS_TEST_POSTGRES_URL), and the engine's event order and bookkeeping.
+        .testTarget(
+            name: "StratusSyncEngineTests",
+            dependencies: [
+                "Stratus", "StratusBackend", "StratusConfiguration", "StratusPostgreSQL", "StratusTestSupport",
+                // A device process killed in the middle of a send (sync-engine-device).
+                "StratusTestProbe",
+                // The engine over remote containers, against a stratusd on loopback.
+                "StratusRemote", "stratusd",
+            ],
+            swiftSettings: strictSettings
+        ),
         // The API check: Stratus's symbol graph against Apple's declarations (Tests/APICheck).
         // The JSON layer and the record translators, without a server.
         .testTarget(

@@ -9,7 +9,7 @@ enum Probe {
     static let usages = [
         SQLiteCounterCommand.usage, LMDBCounterCommand.usage, CrashWriterCommand.usage, LongLivedWriterCommand.usage,
         SyncWriterCommand.usage, LMDBHoldReadCommand.usage, NamespaceNumbersCommand.usage, RemoteWriterCommand.usage,
-        RemoteSyncerCommand.usage, RemoteLongLivedCommand.usage,
+        RemoteSyncerCommand.usage, RemoteLongLivedCommand.usage, SyncEngineDeviceCommand.usage,
     ]
 
     /// Opens the store `store` names: an `lmdb:` URL (options included, such as

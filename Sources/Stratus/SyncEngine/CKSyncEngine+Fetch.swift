@@ -1,0 +1,101 @@
+extension CKSyncEngine {
+    /// Fetches database changes, then the changes of every zone with unfetched changes in the
+    /// options' scope, posting the events in order. A change token is kept only after the
+    /// delegate has handled the changes it covers; an expired token is dropped and the database
+    /// or zone fetched again from the start.
+    func performFetch(_ requested: CKSyncEngine.FetchChangesOptions, reason: CKSyncEngine.SyncReason) async throws {
+        let generation = cancellationGeneration
+        try await gate.run {
+            try checkCancelled(since: generation)
+            let asked = FetchChangesContext(reason: reason, options: requested)
+            let options = await delegate?.nextFetchChangesOptions(asked, syncEngine: self) ?? requested
+            let context = FetchChangesContext(reason: reason, options: options)
+            await post(.willFetchChanges(.init(context: context)))
+            try await fetchDatabaseChanges(generation: generation)
+            for zoneID in zonesToFetch(options) {
+                try checkCancelled(since: generation)
+                try await fetchZoneChanges(zoneID, generation: generation)
+            }
+            await post(.didFetchChanges(.init(context: context)))
+        }
+    }
+
+    /// The zones to fetch, prioritized ones first.
+    private func zonesToFetch(_ options: CKSyncEngine.FetchChangesOptions) -> [CKRecordZone.ID] {
+        let zones = state.zoneIDsWithUnfetchedServerChanges.filter { options.scope.contains($0) }
+        let first = options.prioritizedZoneIDs.filter(zones.contains)
+        return first + zones.filter { !first.contains($0) }
+    }
+
+    /// Reads the database's zone changes since the kept token, posts them, then keeps the new
+    /// token and the zones to fetch.
+    private func fetchDatabaseChanges(generation: Int) async throws {
+        var token = state.databaseToken
+        var modifications: [CKDatabase.DatabaseChange.Modification] = []
+        var deletions: [CKDatabase.DatabaseChange.Deletion] = []
+        while true {
+            try checkCancelled(since: generation)
+            let batch: CKDatabase.DatabaseChangesBatch
+            switch await Self.attempt({ [token] in try await database.databaseChanges(since: token) }) {
+            case .success(let value): batch = value
+            case .failure(let error as CKError) where error.code == .changeTokenExpired && token != nil:
+                token = nil
+                modifications = []
+                deletions = []
+                continue
+            case .failure(let error): throw error
+            }
+            modifications += batch.modifications
+            deletions += batch.deletions
+            token = batch.changeToken
+            if !batch.moreComing { break }
+        }
+        if !modifications.isEmpty || !deletions.isEmpty {
+            await post(.fetchedDatabaseChanges(.init(modifications: modifications, deletions: deletions)))
+        }
+        let deleted = Set(deletions.map(\.zoneID))
+        deleted.forEach(state.forgetZone)
+        state.markUnfetched(modifications.map(\.zoneID).filter { !deleted.contains($0) })
+        if token != state.databaseToken {
+            state.databaseToken = token
+            await postStateUpdate()
+        }
+    }
+
+    /// Reads a zone's record changes in batches, posting each batch and then the state with the
+    /// batch's token.
+    private func fetchZoneChanges(_ zoneID: CKRecordZone.ID, generation: Int) async throws {
+        await post(.willFetchRecordZoneChanges(.init(zoneID: zoneID)))
+        var failure: CKError?
+        var moreComing = true
+        while moreComing {
+            try checkCancelled(since: generation)
+            let token = state.zoneToken(zoneID)
+            switch await Self.attempt({ try await database.recordZoneChanges(inZoneWith: zoneID, since: token) }) {
+            case .success(let batch):
+                await deliver(batch, of: zoneID)
+                moreComing = batch.moreComing
+            case .failure(let error as CKError) where error.code == .changeTokenExpired && token != nil:
+                state.setZoneToken(nil, for: zoneID)
+            case .failure(let error):
+                failure = Self.ckError(error)
+                moreComing = false
+            }
+        }
+        if let failure, failure.code == .zoneNotFound || failure.code == .userDeletedZone {
+            state.forgetZone(zoneID)
+        }
+        await post(.didFetchRecordZoneChanges(.init(zoneID: zoneID, error: failure)))
+    }
+
+    /// Posts one batch of a zone's changes, then keeps its token and posts the state.
+    private func deliver(_ batch: CKDatabase.RecordZoneChangesBatch, of zoneID: CKRecordZone.ID) async {
+        let modifications = batch.modificationResultsByID.values.compactMap { try? $0.get() }
+        if !modifications.isEmpty || !batch.deletions.isEmpty {
+            await post(.fetchedRecordZoneChanges(.init(modifications: modifications, deletions: batch.deletions)))
+        }
+        state.setZoneToken(batch.changeToken, for: zoneID)
+        if !batch.moreComing { state.markFetched(zoneID) }
+        await postStateUpdate()
+    }
+}
