@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Stratus
+import StratusSchema
+
+/// `stratus schema export`: a database's just-in-time schema in the CloudKit Schema Language.
+struct SchemaExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Print the record types a database's saves created, in the CloudKit Schema Language.",
+        discussion: """
+            Every record type saved in the database (--database, default private) with the fields its records \
+            carried, as cktool's export-schema writes them: development's just-in-time schema, each field with \
+            the indexes CloudKit's development environment gives it (see Docs/SchemaLanguage.md). A number \
+            field is NUMBER; a field that has only held empty lists has no known type and is left out (listed \
+            on standard error). Only a local backend has this schema: with --server the command fails.
+            """)
+
+    @OptionGroup var options: GlobalOptions
+    @Option(help: ArgumentHelp("The file to write (default: standard output).", valueName: "file"))
+    var output: String?
+
+    func run() async throws {
+        let summaries = try await Session.with(options) { session -> [RecordTypeSummary] in
+            guard session.server == nil else {
+                throw CLIError(
+                    "schema export reads a local backend's schema; stratusd does not serve one (no --server)")
+            }
+            return try session.database.context().recordTypes()
+        }
+        let schema = Self.schema(of: summaries)
+        if let output {
+            try schema.text.write(toFile: output, atomically: true, encoding: .utf8)
+            Output.status("exported \(SchemaFile.summary(of: schema)) to \(output)\n")
+        } else {
+            Output.line(String(schema.text.dropLast()))
+        }
+    }
+
+    /// The schema of `summaries`: every field just-in-time, with development's indexes.
+    static func schema(of summaries: [RecordTypeSummary]) -> CloudKitSchema {
+        CloudKitSchema(
+            recordTypes: summaries.map { summary in
+                SchemaRecordType(
+                    name: summary.name,
+                    fields: summary.fields.compactMap { field in
+                        guard let type = field.typeName.flatMap(fieldType) else {
+                            Output.warning("\(summary.name).\(field.name): no type known yet (only empty lists saved)")
+                            return nil
+                        }
+                        return SchemaField.justInTime(name: field.name, type: type)
+                    })
+            })
+    }
+
+    /// The schema language's type for an engine type name (`LIST<STRING>`).
+    static func fieldType(_ name: String) -> SchemaFieldType? {
+        if name.hasPrefix("LIST<"), name.hasSuffix(">") {
+            return fieldType(String(name.dropFirst(5).dropLast())).map { .list($0) }
+        }
+        switch name {
+        case "STRING": return .string
+        case "NUMBER": return .number(preferredAs: nil)
+        case "TIMESTAMP": return .timestamp
+        case "BYTES": return .bytes
+        case "REFERENCE": return .reference
+        case "LOCATION": return .location
+        case "ASSET": return .asset
+        default: return nil
+        }
+    }
+}
