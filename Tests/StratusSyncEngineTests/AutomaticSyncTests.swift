@@ -8,10 +8,7 @@ import Testing
 @Suite struct AutomaticSyncTests {
     @Test(arguments: SyncBackend.allCases)
     func aChangeOnOneDeviceAppearsOnTheOtherWithoutSyncCalls(_ backend: SyncBackend) async throws {
-        try await backend.withStore { open in
-            let (a, b) = (Device("A"), Device("B"))
-            a.start(try open().privateCloudDatabase, automaticallySync: true)
-            b.start(try open().privateCloudDatabase, automaticallySync: true)
+        try await backend.withTwoDevices(automaticallySync: true) { a, b, open in
             let clock = ContinuousClock()
             var start = clock.now
             a.createZone()

@@ -7,10 +7,7 @@ import Testing
 @Suite struct BookkeepingTests {
     @Test(arguments: SyncBackend.allCases)
     func eventsComeInApplesOrderWithTheStateAfterEachDelivery(_ backend: SyncBackend) async throws {
-        try await backend.withStore { open in
-            let (a, b) = (Device("A"), Device("B"))
-            a.start(try open().privateCloudDatabase)
-            b.start(try open().privateCloudDatabase)
+        try await backend.withTwoDevices { a, b, open in
             a.createZone()
             a.write("n1", "one")
             a.clearEvents()
@@ -34,10 +31,7 @@ import Testing
 
     @Test(arguments: SyncBackend.allCases)
     func aStateNotPersistedAfterAFetchMeansTheChangesComeAgain(_ backend: SyncBackend) async throws {
-        try await backend.withStore { open in
-            let (a, b) = (Device("A"), Device("B"))
-            a.start(try open().privateCloudDatabase)
-            b.start(try open().privateCloudDatabase)
+        try await backend.withTwoDevices { a, b, open in
             a.createZone()
             a.write("n1", "one")
             try await a.engine.sendChanges()
@@ -106,10 +100,7 @@ import Testing
 
     @Test(arguments: SyncBackend.allCases)
     func anExpiredTokenMakesTheEngineFetchTheZoneAgainFromNil(_ backend: SyncBackend) async throws {
-        try await backend.withStore { open in
-            let (a, b) = (Device("A"), Device("B"))
-            a.start(try open().privateCloudDatabase)
-            b.start(try open().privateCloudDatabase)
+        try await backend.withTwoDevices { a, b, open in
             a.createZone()
             a.write("n1", "one")
             a.write("n2", "two")
@@ -132,10 +123,7 @@ import Testing
 
     @Test(arguments: SyncBackend.allCases)
     func sendsHoldAtMost400ItemsAndAbout2MBEach(_ backend: SyncBackend) async throws {
-        try await backend.withStore { open in
-            let (a, b) = (Device("A"), Device("B"))
-            a.start(try open().privateCloudDatabase)
-            b.start(try open().privateCloudDatabase)
+        try await backend.withTwoDevices { a, b, open in
             a.createZone()
             for i in 0..<450 { a.write("small\(i)", "note \(i)") }
             a.clearEvents()

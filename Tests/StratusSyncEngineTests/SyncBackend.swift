@@ -36,7 +36,7 @@ enum SyncBackend: String, CaseIterable, CustomStringConvertible, Sendable {
 
     /// Runs `body` with fresh storage of this kind, whose `open()` gives a new container (a new
     /// handle on the same store) each call, then removes the storage.
-    func withStore<T>(_ body: (_ open: () throws -> CKContainer) async throws -> T) async throws -> T {
+    func withStore<T>(_ body: (_ open: @escaping () throws -> CKContainer) async throws -> T) async throws -> T {
         let storage = try Self.registry.makeTemporaryStorage(like: url())
         do {
             let result = try await body { CKContainer(identifier: "iCloud.sync-engine", backend: try storage.open()) }
@@ -45,6 +45,20 @@ enum SyncBackend: String, CaseIterable, CustomStringConvertible, Sendable {
         } catch {
             try? storage.destroy()
             throw error
+        }
+    }
+
+    /// Runs `body` with two devices, A and B, started on fresh storage of this kind (each on a
+    /// handle of its own), and `open` for more handles.
+    func withTwoDevices(
+        automaticallySync: Bool = false,
+        _ body: (_ a: Device, _ b: Device, _ open: @escaping () throws -> CKContainer) async throws -> Void
+    ) async throws {
+        try await withStore { open in
+            let (a, b) = (Device("A"), Device("B"))
+            a.start(try open().privateCloudDatabase, automaticallySync: automaticallySync)
+            b.start(try open().privateCloudDatabase, automaticallySync: automaticallySync)
+            try await body(a, b, open)
         }
     }
 

@@ -6,10 +6,7 @@ import Testing
 @Suite struct TwoDeviceTests {
     @Test(arguments: SyncBackend.allCases)
     func createEditAndDeleteReachTheOtherDeviceBothWays(_ backend: SyncBackend) async throws {
-        try await backend.withStore { open in
-            let (a, b) = (Device("A"), Device("B"))
-            a.start(try open().privateCloudDatabase)
-            b.start(try open().privateCloudDatabase)
+        try await backend.withTwoDevices { a, b, open in
             a.createZone()
             a.write("n1", "one")
             a.write("n2", "two")
@@ -40,10 +37,7 @@ import Testing
 
     @Test(arguments: SyncBackend.allCases)
     func concurrentEditsResolveThroughServerRecordChanged(_ backend: SyncBackend) async throws {
-        try await backend.withStore { open in
-            let (a, b) = (Device("A"), Device("B"))
-            a.start(try open().privateCloudDatabase)
-            b.start(try open().privateCloudDatabase)
+        try await backend.withTwoDevices { a, b, open in
             a.createZone()
             a.write("n", "v1")
             try await a.engine.sendChanges()
@@ -67,10 +61,7 @@ import Testing
 
     @Test(arguments: SyncBackend.allCases)
     func aZoneDeletedOnOneDeviceReachesTheOther(_ backend: SyncBackend) async throws {
-        try await backend.withStore { open in
-            let (a, b) = (Device("A"), Device("B"))
-            a.start(try open().privateCloudDatabase)
-            b.start(try open().privateCloudDatabase)
+        try await backend.withTwoDevices { a, b, open in
             a.createZone()
             a.write("n1", "one")
             try await a.engine.sendChanges()
@@ -93,10 +84,7 @@ import Testing
     func aRestartFromThePersistedStateFetchesNothingTwiceAndSendsWhatWasPending(
         _ backend: SyncBackend
     ) async throws {
-        try await backend.withStore { open in
-            let (a, b) = (Device("A"), Device("B"))
-            a.start(try open().privateCloudDatabase)
-            b.start(try open().privateCloudDatabase)
+        try await backend.withTwoDevices { a, b, open in
             a.createZone()
             for i in 1...3 { a.write("n\(i)", "note \(i)") }
             try await a.engine.sendChanges()
