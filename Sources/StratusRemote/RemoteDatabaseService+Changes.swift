@@ -11,7 +11,18 @@ extension RemoteDatabaseService {
         if let token { body["syncToken"] = .string(SyncTokenText.encode(token.data)) }
         if limit > 0 { body["resultsLimit"] = .integer(Int64(limit)) }
         if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
-        let answer = try post("records/changes", .object(body))
+        // Asks for the binary record encoding (decision 0018); a server without it answers JSON.
+        let answer: JSONValue
+        switch try transport.postRecords(scope, "records/changes", JSONValue.object(body).serialized(), binary: false) {
+        case .binary(let bytes):
+            do throws(RecordWireError) {
+                return try StratusRecordEncoding.readChangesAnswer(bytes, zoneID: zoneID)
+            } catch {
+                throw RemoteFailure.error(
+                    .serverResponseLost, "the answer to records/changes cannot be read: \(error.reason)")
+            }
+        case .json(let json): answer = json
+        }
         var changes: [ZoneChangesBatch.Change] = []
         for item in try items("records", of: answer, "records/changes") {
             changes.append(try change(item, zone: zoneID))
