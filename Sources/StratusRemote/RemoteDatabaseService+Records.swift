@@ -12,6 +12,7 @@ extension RemoteDatabaseService {
         guard journal == nil else {
             throw RemoteFailure.error(.internalError, "a local long-lived journal cannot commit with a remote modify")
         }
+        defer { RemoteChangesPipeline.countWrite() }
         if let outcome = try binaryModify(request, cancelled: cancelled) { return outcome }
         // Assets go first, each to its upload URL; the operations carry their receipts.
         var translator = translator

@@ -97,7 +97,11 @@ final class RemoteTransport: Sendable {
         _ method: HTTPMethod, path: String, query: [(String, String)], body: [UInt8]?, headers: [(String, String)],
         wait: Double
     ) throws(CKError) -> RemoteAnswer {
-        let answer = try send(method, path: path, query: query, body: body, headers: headers, wait: wait)
+        try interpret(send(method, path: path, query: query, body: body, headers: headers, wait: wait), path: path)
+    }
+
+    /// What a received answer says: its JSON or binary body for a 200, its error otherwise.
+    private func interpret(_ answer: Received, path: String) throws(CKError) -> RemoteAnswer {
         if answer.status == 200, StratusRecordEncoding.isNamed(in: answer.contentType) {
             return .binary(answer.body)
         }
@@ -116,12 +120,64 @@ final class RemoteTransport: Sendable {
         return .json(json)
     }
 
-    /// One HTTP exchange: the status, the body bytes, and the seconds of a `Retry-After` header
-    /// (an HTTP date there is not read).
+    /// An answer as received: the status, the body bytes, the seconds of a `Retry-After` header
+    /// (an HTTP date there is not read) and the `Content-Type`.
+    typealias Received = (status: Int, body: [UInt8], retryAfter: Double?, contentType: String?)
+
+    /// One HTTP exchange.
     private func send(
         _ method: HTTPMethod, path: String, query: [(String, String)], body: [UInt8]?, headers: [(String, String)],
         wait: Double
-    ) throws(CKError) -> (status: Int, body: [UInt8], retryAfter: Double?, contentType: String?) {
+    ) throws(CKError) -> Received {
+        do {
+            let request = try request(method, path: path, query: query, body: body, headers: headers)
+            let timeout = server.requestTimeout.nanoseconds + Int64(wait * 1_000_000_000)
+            let deadline = NIODeadline.now() + .nanoseconds(timeout)
+            return received(try client.execute(request: request, deadline: deadline).wait())
+        } catch {
+            throw RemoteFailure.transport(error, path: path)
+        }
+    }
+
+    /// `response` as received, learning from its `Accept-Post` whether the server reads the
+    /// binary record encoding.
+    private func received(_ response: HTTPClient.Response) -> Received {
+        let bytes = response.body.map { Array($0.readableBytesView) } ?? []
+        let retryAfter = response.headers.first(name: "Retry-After").flatMap(Double.init)
+        if StratusRecordEncoding.isNamed(in: response.headers.first(name: "Accept-Post")) {
+            recordEncoding.store(true, ordering: .relaxed)
+        }
+        return (Int(response.status.code), bytes, retryAfter, response.headers.first(name: "Content-Type"))
+    }
+
+    /// `POST`s `body` to `operation` as ``postRecords(_:_:_:binary:headers:retry:)`` does, without
+    /// waiting for the answer (a page asked for ahead, ``RemoteChangesPipeline``); `nil` when
+    /// the request cannot be made.
+    func startPostRecords(_ scope: CKDatabase.Scope, _ operation: String, _ body: [UInt8])
+        -> EventLoopFuture<HTTPClient.Response>?
+    {
+        let path = databasePath(scope, operation)
+        let accept = [("Accept", "\(StratusRecordEncoding.mediaType), application/json")]
+        guard let request = try? request(.POST, path: path, query: [], body: body, headers: accept) else { return nil }
+        return client.execute(
+            request: request, deadline: NIODeadline.now() + .nanoseconds(server.requestTimeout.nanoseconds))
+    }
+
+    /// The answer of a request ``startPostRecords(_:_:_:)`` made; `nil` when it failed in any
+    /// way (it is then asked for again, with the usual retries).
+    func finishPostRecords(
+        _ response: EventLoopFuture<HTTPClient.Response>, _ scope: CKDatabase.Scope, _ operation: String
+    )
+        -> RemoteAnswer?
+    {
+        guard let response = try? response.wait() else { return nil }
+        return try? interpret(received(response), path: databasePath(scope, operation))
+    }
+
+    /// The request of one exchange: its URL, headers, signature and body.
+    private func request(
+        _ method: HTTPMethod, path: String, query: [(String, String)], body: [UInt8]?, headers: [(String, String)]
+    ) throws -> HTTPClient.Request {
         do {
             let address = url(path, query)
             var request = try HTTPClient.Request(url: address, method: method)
@@ -137,17 +193,7 @@ final class RemoteTransport: Sendable {
                 }
                 request.body = .bytes(body)
             }
-            let timeout = server.requestTimeout.nanoseconds + Int64(wait * 1_000_000_000)
-            let deadline = NIODeadline.now() + .nanoseconds(timeout)
-            let response = try client.execute(request: request, deadline: deadline).wait()
-            let bytes = response.body.map { Array($0.readableBytesView) } ?? []
-            let retryAfter = response.headers.first(name: "Retry-After").flatMap(Double.init)
-            if StratusRecordEncoding.isNamed(in: response.headers.first(name: "Accept-Post")) {
-                recordEncoding.store(true, ordering: .relaxed)
-            }
-            return (Int(response.status.code), bytes, retryAfter, response.headers.first(name: "Content-Type"))
-        } catch {
-            throw RemoteFailure.transport(error, path: path)
+            return request
         }
     }
 

@@ -48,6 +48,16 @@ package enum StratusRecordEncoding {
         return out.bytes
     }
 
+    /// The token of a ``changesAnswer(_:)`` that says more are coming, read without the rest;
+    /// `nil` when none are, or when the bytes do not begin as an answer.
+    package static func continuationToken(of bytes: [UInt8]) -> Data? {
+        var reader = RecordWireReader(bytes)
+        guard (try? reader.byte()) == version, let token = try? reader.bytes(), (try? reader.byte()) == 1 else {
+            return nil
+        }
+        return Data(token)
+    }
+
     /// Reads a ``changesAnswer(_:)`` of `zoneID`.
     package static func readChangesAnswer(_ bytes: [UInt8], zoneID: CKRecordZone.ID) throws(RecordWireError)
         -> ZoneChangesBatch
