@@ -5,6 +5,10 @@ import Foundation
 /// store them, and a record as its change-log entry stores it — so that neither side
 /// translates a record through another model. The envelopes around records are
 /// `StratusWebServices`' (`StratusRecordEncoding`).
+///
+/// Dates — system dates, date fields, location timestamps — are written as Web Services JSON
+/// carries them, in whole milliseconds since 1970 (``millisecondDate(_:)``), so that a remote
+/// container reads the same record whichever encoding an endpoint answered in.
 package struct RecordWireWriter {
     private var writer: ByteWriter
 
@@ -72,8 +76,8 @@ package struct RecordWireWriter {
         writer.write(type)
         writer.write(Int64(0))
         writer.write(changeTag)
-        writer.write(created)
-        writer.write(modified)
+        writer.write(Self.millisecondDate(created))
+        writer.write(Self.millisecondDate(modified))
         writer.write(creator)
         writer.write(modifier)
         if let parent {
@@ -85,7 +89,29 @@ package struct RecordWireWriter {
         writer.writeVarint(names.count)
         for (name, value) in zip(names, values) {
             writer.write(name)
-            FieldValueCodec.write(value, to: &writer)
+            FieldValueCodec.write(Self.millisecondDates(value), to: &writer)
+        }
+    }
+
+    /// `seconds` since the reference date, rounded as Web Services JSON rounds a date: to whole
+    /// milliseconds since 1970 (`WSRecordTranslator.milliseconds`, then back).
+    package static func millisecondDate(_ seconds: Double) -> Double {
+        let milliseconds = ((seconds + Date.timeIntervalBetween1970AndReferenceDate) * 1000).rounded()
+        guard milliseconds.isFinite, abs(milliseconds) < 9.0e15 else { return seconds }
+        return Date(timeIntervalSince1970: milliseconds / 1000).timeIntervalSinceReferenceDate
+    }
+
+    /// `value` with its dates and location timestamps rounded by ``millisecondDate(_:)``.
+    static func millisecondDates(_ value: FieldValue) -> FieldValue {
+        switch value {
+        case .date(let date):
+            return .date(Date(timeIntervalSinceReferenceDate: millisecondDate(date.timeIntervalSinceReferenceDate)))
+        case .location(var location):
+            location.timestamp = millisecondDate(location.timestamp)
+            return .location(location)
+        case .list(let items) where items.contains(where: \.holdsDate):
+            return .list(items.map(millisecondDates))
+        default: return value
         }
     }
 
@@ -106,7 +132,7 @@ package struct RecordWireWriter {
             writer.write(key)
             if let value = state.values[key] {
                 writer.write(UInt8(1))
-                FieldValueCodec.write(value, to: &writer)
+                FieldValueCodec.write(Self.millisecondDates(value), to: &writer)
             } else {
                 writer.write(UInt8(0))
             }
@@ -237,4 +263,14 @@ package struct RecordWireError: Error, Sendable {
     package var reason: String
     /// An error saying `reason`.
     package init(_ reason: String) { self.reason = reason }
+}
+
+extension FieldValue {
+    /// Whether the value is a date or a location (whose timestamp is a date).
+    fileprivate var holdsDate: Bool {
+        switch self {
+        case .date, .location: return true
+        default: return false
+        }
+    }
 }
