@@ -296,6 +296,7 @@ let package = Package(
             name: "StratusRemoteTests",
             dependencies: [
                 "stratusd", "StratusRemote", "Stratus", "StratusServer", "StratusConformance", "StratusInMemory",
+                "StratusWebServices",
                 "StratusSQLite", "StratusLMDB", "StratusPostgreSQL", "StratusTestSupport", "StratusTestProbe",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

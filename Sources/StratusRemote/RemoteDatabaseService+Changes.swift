@@ -11,7 +11,21 @@ extension RemoteDatabaseService {
         if let token { body["syncToken"] = .string(SyncTokenText.encode(token.data)) }
         if limit > 0 { body["resultsLimit"] = .integer(Int64(limit)) }
         if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
-        let answer = try post("records/changes", .object(body))
+        // Asks for the binary record encoding (decision 0018); a server without it answers JSON.
+        let key = RemoteChangesPipeline.Key(
+            zoneID: zoneID, token: token?.data ?? Data(), limit: limit, desiredKeys: desiredKeys)
+        let answer: JSONValue
+        switch try changesAnswer(key, body: body) {
+        case .binary(let bytes):
+            askAhead(after: bytes, key: key, body: body)
+            do throws(RecordWireError) {
+                return try StratusRecordEncoding.readChangesAnswer(bytes, zoneID: zoneID)
+            } catch {
+                throw RemoteFailure.error(
+                    .serverResponseLost, "the answer to records/changes cannot be read: \(error.reason)")
+            }
+        case .json(let json): answer = json
+        }
         var changes: [ZoneChangesBatch.Change] = []
         for item in try items("records", of: answer, "records/changes") {
             changes.append(try change(item, zone: zoneID))
@@ -20,6 +34,31 @@ extension RemoteDatabaseService {
             changes: changes,
             token: CKServerChangeToken(data: try tokenData(answer["syncToken"], "syncToken", "records/changes")),
             moreComing: answer["moreComing"] == .bool(true), clientChangeTokenData: try clientData(answer))
+    }
+
+    /// The answer to the `records/changes` request `body` for `key`: the page asked for ahead,
+    /// when it is that one and still current, or a new request.
+    private func changesAnswer(_ key: RemoteChangesPipeline.Key, body: [String: JSONValue]) throws(CKError)
+        -> RemoteAnswer
+    {
+        if let ahead = pipeline.take(key), let answer = transport.finishPostRecords(ahead, scope, "records/changes") {
+            return answer
+        }
+        return try transport.postRecords(scope, "records/changes", JSONValue.object(body).serialized(), binary: false)
+    }
+
+    /// Asks for the page after the binary answer `bytes` (to `body`, for `key`) when more are
+    /// coming, before `bytes` are decoded (``RemoteChangesPipeline``).
+    private func askAhead(after bytes: [UInt8], key: RemoteChangesPipeline.Key, body: [String: JSONValue]) {
+        guard let next = StratusRecordEncoding.continuationToken(of: bytes) else { return }
+        var body = body
+        body["syncToken"] = .string(SyncTokenText.encode(next))
+        let writes = RemoteChangesPipeline.writeCount
+        guard let response = transport.startPostRecords(scope, "records/changes", JSONValue.object(body).serialized())
+        else { return }
+        var nextKey = key
+        nextKey.token = next
+        pipeline.start(nextKey, writes: writes, response)
     }
 
     /// The `clientChangeTokenData` a changes answer reports (Stratus's addition, 0016.2).

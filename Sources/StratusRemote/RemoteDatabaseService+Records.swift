@@ -12,6 +12,8 @@ extension RemoteDatabaseService {
         guard journal == nil else {
             throw RemoteFailure.error(.internalError, "a local long-lived journal cannot commit with a remote modify")
         }
+        defer { RemoteChangesPipeline.countWrite() }
+        if let outcome = try binaryModify(request, cancelled: cancelled) { return outcome }
         // Assets go first, each to its upload URL; the operations carry their receipts.
         var translator = translator
         translator.assets = RemoteAssetCoder(
@@ -26,10 +28,19 @@ extension RemoteDatabaseService {
         // dropped connection gets the first attempt's outcome, never a second application.
         let id = UUID().uuidString
         let answer = try post("records/modify", .object(body), headers: [("X-Stratus-Operation-ID", id)])
+        return try outcome(of: request, json: answer, translator: translator)
+    }
+
+    /// The outcome a JSON answer to `request` reports, its records read with `translator`.
+    func outcome(of request: ModifyRequest, json answer: JSONValue, translator: WSRecordTranslator? = nil) throws
+        -> ModifyOutcome
+    {
+        let translator = translator ?? self.translator
         let items = try items("records", of: answer, "records/modify")
-        guard items.count == operations.count else {
+        let count = request.saves.count + request.deletes.count
+        guard items.count == count else {
             throw RemoteFailure.error(
-                .serverResponseLost, "records/modify answered \(items.count) items for \(operations.count) operations")
+                .serverResponseLost, "records/modify answered \(items.count) items for \(count) operations")
         }
         var outcome = ModifyOutcome(saveResults: [], deleteResults: [])
         for (save, item) in zip(request.saves, items) {

@@ -34,6 +34,7 @@ extension RemoteDatabaseService {
         guard journal == nil else {
             throw RemoteFailure.error(.internalError, "a local long-lived journal cannot commit with a remote modify")
         }
+        defer { RemoteChangesPipeline.countWrite() }
         var operations: [JSONValue] = saving.map {
             ["operationType": "create", "zone": ["zoneID": translator.dictionary(for: $0.zoneID)]]
         }

@@ -15,6 +15,8 @@ struct RemoteDatabaseService: DatabaseService {
     /// except in the public database, whose zones belong to nobody (the server's translator
     /// there has no caller either).
     let translator: WSRecordTranslator
+    /// The next page of zone changes, asked for ahead (decision 0018).
+    let pipeline = RemoteChangesPipeline()
 
     /// The service of `scope` on `transport`'s server, for the user the credentials name.
     init(scope: CKDatabase.Scope, transport: RemoteTransport, userRecordName: String) {

@@ -48,7 +48,7 @@ enum RemoteModifyPlan {
     }
 
     /// The operation type and the fields to send for one save.
-    private static func operationType(_ save: ModifyRequest.Save, policy: SavePolicy) -> (String, [String]) {
+    static func operationType(_ save: ModifyRequest.Save, policy: SavePolicy) -> (String, [String]) {
         switch save.mode {
         case .create: return ("create", save.record.allKeys())
         case .update: return ("update", save.changedKeys)

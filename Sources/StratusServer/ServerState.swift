@@ -24,13 +24,16 @@ final class ServerState: Sendable {
     let auth: StratusServer.AuthSettings
     /// Retention and size of the notification logs (decision 0014.2).
     let notificationLog: StratusServer.NotificationLogSettings
+    /// Whether the binary record encoding is spoken (``StratusServer/recordEncoding``).
+    let recordEncoding: Bool
 
     init(
         engine: Engine, limits: StratusServer.Limits, maximumBodyBytes: Int, servesTLS: Bool, logger: Logger,
         longLivedTiming: LongLivedRunner.Timing = LongLivedRunner.Timing(),
         notificationPollInterval: Duration = .milliseconds(500), auth: StratusServer.AuthSettings = .init(),
-        notificationLog: StratusServer.NotificationLogSettings = .init()
+        notificationLog: StratusServer.NotificationLogSettings = .init(), recordEncoding: Bool = true
     ) {
+        self.recordEncoding = recordEncoding
         self.auth = auth
         self.notificationLog = notificationLog
         engine.setNotificationLogLimit(Int64(notificationLog.maximumEntriesPerUser))

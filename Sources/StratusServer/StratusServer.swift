@@ -74,6 +74,10 @@ public struct StratusServer: Sendable {
     public var auth = AuthSettings()
     /// How long and how much of each user's notification log is kept (decision 0014.2).
     public var notificationLog = NotificationLogSettings()
+    /// Whether `records/changes` and `records/modify` speak Stratus's binary record encoding
+    /// (`application/vnd.stratus.records`, decision 0018) with the clients that ask for it:
+    /// `true`. Off, the server answers JSON only and does not advertise it, as one without it.
+    public var recordEncoding = true
 
     /// A server for `backend`, described as `backendDescription` (never with a password).
     public init(
@@ -102,7 +106,8 @@ public struct StratusServer: Sendable {
             engine: try Engine(backend: backend), limits: limits, maximumBodyBytes: connections.maxBodyBytes,
             servesTLS: connections.tls != nil,
             logger: logger, longLivedTiming: LongLivedRunner.Timing(leaseDuration: longLivedLeaseSeconds),
-            notificationPollInterval: notificationPollInterval, auth: auth, notificationLog: notificationLog)
+            notificationPollInterval: notificationPollInterval, auth: auth, notificationLog: notificationLog,
+            recordEncoding: recordEncoding)
         state.executor.start()
         do {
             try await AssetMaintenance(server: state).prepare()

@@ -20,18 +20,21 @@ enum ZoneChangesEndpoints {
         let limit = try resultsLimit(body.resultsLimit)
         let desiredKeys = body.desiredKeys
         let numbersAsStrings = body.numbersAsStrings ?? false
+        let binary = call.acceptsRecordEncoding && !numbersAsStrings
         // Written on the engine's thread, right after the read: a page of 2,000 records is
         // milliseconds of CPU that would otherwise hold up an event loop's other connections.
-        let answer = try await call.withDatabase { database in
+        let answer = try await call.withDatabase { database -> ([UInt8], Bool) in
             let batch = try database.fetchStoredZoneChanges(zone, since: token, limit: limit, desiredKeys: desiredKeys)
             ServerMetrics.recordsFetched(batch.changes.count)
+            // The binary record encoding when asked for and the records hold no asset (decision 0018).
+            if binary, let bytes = StratusRecordEncoding.changesAnswer(batch) { return (bytes, true) }
             var out = WSChangesAnswerWriter(
                 translator: translator, numbersAsStrings: numbersAsStrings,
                 capacity: answerCapacity(batch.changes.count))
             out.write(batch, of: zone, syncToken: SyncTokenText.encode(batch.token.data), namingZone: false)
-            return out.bytes
+            return (out.bytes, false)
         }
-        return JSONBody.response(answer)
+        return answer.1 ? DatabaseCall.recordEncodingResponse(answer.0) : JSONBody.response(answer.0)
     }
 
     static func handleChangesZone(_ call: DatabaseCall) async throws -> Response {

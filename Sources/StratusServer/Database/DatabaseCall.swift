@@ -24,6 +24,10 @@ struct DatabaseCall: Sendable {
     var query: [String: String] = [:]
     /// `X-Stratus-Operation-ID`, which makes a `records/modify` idempotent (decision 0014.11).
     var operationIDHeader: String?
+    /// The request's `Content-Type` and `Accept`, which say whether it speaks the binary record
+    /// encoding (decision 0018).
+    var contentType: String?
+    var accept: String?
 
     /// The engine's context for this request's database: the container × environment's public
     /// database, or the caller's own private or shared database.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 internal import Stratus
+internal import StratusWebServices
 
 /// The Web Services endpoints under `/database/1/{container}/{environment}/{database}/`
 /// (decision 0012.4): each request's path is checked, its credentials resolved, its body
@@ -40,13 +41,21 @@ struct DatabaseRoutes: Sendable {
         }
         let body = try await server.collectBody(request)
         let caller = try await complete(pending, path: path, operation: operation, body: body, request, context)
-        return try await operation.handle(
+        var response = try await operation.handle(
             DatabaseCall(
                 path: path, caller: caller, body: body, requestID: context.id, server: server,
                 origin: RequestOrigin.of(request, servesTLS: server.servesTLS),
                 parameters: Self.operationParameters(context.parameters), query: Self.query(request),
-                operationIDHeader: request.headers[Self.operationIDField]))
+                operationIDHeader: request.headers[Self.operationIDField], contentType: request.headers[.contentType],
+                accept: request.headers[.accept]))
+        if server.recordEncoding { response.headers[Self.acceptPostField] = Self.acceptPost }
+        return response
     }
+
+    /// `Accept-Post`: what a client may `POST`, JSON and the binary record encoding (decision
+    /// 0018), so that a remote container learns from any answer that it may send the latter.
+    static let acceptPostField = HTTPField.Name("Accept-Post")!
+    static let acceptPost = "application/json, \(StratusRecordEncoding.mediaType)"
 
     /// `X-Stratus-Operation-ID` (decision 0014.11).
     static let operationIDField = HTTPField.Name("X-Stratus-Operation-ID")!

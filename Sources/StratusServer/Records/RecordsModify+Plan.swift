@@ -32,6 +32,43 @@ extension RecordsModify {
             }
         }
 
+        /// The plan of a binary body (decision 0018): the same modes and checks as a JSON one's.
+        init(_ body: StratusRecordEncoding.ModifyRequestBody) throws(ServerError) {
+            let limit = 400
+            guard body.operations.count <= limit else {
+                throw .badRequest(
+                    "the request has \(body.operations.count) operations; the limit is \(limit)",
+                    stratusErrorCode: "limitExceeded")
+            }
+            slots.reserveCapacity(body.operations.count)
+            saves.reserveCapacity(body.operations.count)
+            for (index, operation) in body.operations.enumerated() {
+                func tag(_ tag: String?, _ type: String) throws(ServerError) -> String {
+                    guard let tag, !tag.isEmpty else {
+                        throw .badRequest(
+                            "operations[\(index)]: operationType \(type) needs the record's recordChangeTag")
+                    }
+                    return tag
+                }
+                switch operation {
+                case .save(let record, let type, let changeTag):
+                    let mode: SaveMode
+                    switch type {
+                    case "create": mode = .create
+                    case "update": mode = .update(changeTag: try tag(changeTag, type))
+                    case "replace": mode = .replace(changeTag: try tag(changeTag, type))
+                    case "forceReplace": mode = .forceReplace
+                    default: mode = .forceUpdate
+                    }
+                    slots.append(.save(saves.count))
+                    saves.append((record, mode))
+                case .delete(let id, let changeTag):
+                    slots.append(.delete(deletes.count))
+                    deletes.append((id, changeTag == nil ? .force : .ifChangeTag(try tag(changeTag, "delete"))))
+                }
+            }
+        }
+
         private mutating func add(
             _ operation: RecordsModifyRequest.Operation, zone: CKRecordZone.ID, translator: WSRecordTranslator
         ) throws(WSTranslationError) {

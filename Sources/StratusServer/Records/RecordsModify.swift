@@ -17,26 +17,108 @@ enum RecordsModify {
         case delete(Int)
     }
 
+    /// A request's body, JSON or binary (decision 0018), as the engine and the answer need it.
+    struct Input {
+        var plan: Plan
+        var atomic: Bool
+        var clientChangeTokenData: Data?
+        var numbersAsStrings: Bool
+        /// Each operation's type and the fields to answer for it (all for `nil`).
+        var operationTypes: [String]
+        var desiredKeys: [[String]?]
+    }
+
     static func handle(_ call: DatabaseCall) async throws -> Response {
-        let body = try call.decode(RecordsModifyRequest.self)
         let translator = call.translator
-        let plan = try Plan(body, translator: translator)
+        let input = try call.sentRecordEncoding ? binaryInput(call, translator) : jsonInput(call, translator)
         let request = ModifyRequest(
-            saves: plan.saves, deletes: plan.deletes, atomic: body.atomic ?? true,
-            clientChangeTokenData: try clientChangeTokenData(body))
+            saves: input.plan.saves, deletes: input.plan.deletes, atomic: input.atomic,
+            clientChangeTokenData: input.clientChangeTokenData)
         let outcome = try await call.modify(request)
         ServerMetrics.recordsSaved(outcome.saveResults.count { if case .success = $0.1 { true } else { false } })
-        var out = JSONWriter(capacity: 512 * body.operations.count + 64)
+        if call.acceptsRecordEncoding, !input.numbersAsStrings,
+            let bytes = binaryAnswer(input, outcome: outcome, translator: translator, call: call)
+        {
+            return DatabaseCall.recordEncodingResponse(bytes)
+        }
+        var out = JSONWriter(capacity: 512 * input.operationTypes.count + 64)
         out.object { answer in
             answer.member("records") {
-                $0.array(body.operations.indices) { records, index in
-                    writeItem(
-                        index, of: body, plan: plan, outcome: outcome, translator: translator, call: call,
-                        into: &records)
+                $0.array(input.operationTypes.indices) { records, index in
+                    writeItem(index, of: input, outcome: outcome, translator: translator, call: call, into: &records)
                 }
             }
         }
         return JSONBody.response(out.bytes)
+    }
+
+    /// A JSON body's input.
+    private static func jsonInput(_ call: DatabaseCall, _ translator: WSRecordTranslator) throws -> Input {
+        let body = try call.decode(RecordsModifyRequest.self)
+        return Input(
+            plan: try Plan(body, translator: translator), atomic: body.atomic ?? true,
+            clientChangeTokenData: try clientChangeTokenData(body), numbersAsStrings: body.numbersAsStrings ?? false,
+            operationTypes: body.operations.map(\.operationType),
+            desiredKeys: body.operations.map { $0.desiredKeys ?? body.desiredKeys })
+    }
+
+    /// A binary body's input (decision 0018): 400 `BAD_REQUEST` saying what is malformed.
+    private static func binaryInput(_ call: DatabaseCall, _ translator: WSRecordTranslator) throws -> Input {
+        let body: StratusRecordEncoding.ModifyRequestBody
+        switch Result(catching: { () throws(RecordWireError) -> StratusRecordEncoding.ModifyRequestBody in
+            try StratusRecordEncoding.readModifyRequest(call.bodyBytes, zoneID: translator.zoneID(from:))
+        }) {
+        case .success(let read): body = read
+        case .failure(let error):
+            throw ServerError.badRequest(
+                "the body is not a valid \(StratusRecordEncoding.mediaType) request: \(error.reason)")
+        }
+        let plan = try Plan(body)
+        let types = body.operations.map { operation -> String in
+            switch operation {
+            case .save(_, let type, _): return type
+            case .delete(_, let tag): return tag == nil ? "forceDelete" : "delete"
+            }
+        }
+        return Input(
+            plan: plan, atomic: body.atomic, clientChangeTokenData: body.clientChangeTokenData, numbersAsStrings: false,
+            operationTypes: types, desiredKeys: Array(repeating: nil, count: types.count))
+    }
+
+    /// The answer in the binary record encoding; `nil` when a saved record holds an asset
+    /// (answered as JSON, whose translator writes its download URL).
+    private static func binaryAnswer(
+        _ input: Input, outcome: ModifyOutcome, translator: WSRecordTranslator, call: DatabaseCall
+    ) -> [UInt8]? {
+        var out = StratusRecordEncoding.ModifyAnswerWriter(count: input.operationTypes.count)
+        for index in input.operationTypes.indices {
+            switch input.plan.slots[index] {
+            case .save(let i):
+                let (id, result) = outcome.saveResults[i]
+                switch result {
+                case .success(let record):
+                    if RecordWireWriter.hasAssets(record, desiredKeys: input.desiredKeys[index]) { return nil }
+                    out.saved(record, desiredKeys: input.desiredKeys[index])
+                case .failure(let error):
+                    out.error(
+                        ItemError.dictionary(
+                            error, recordName: id.recordName, requestID: call.requestID,
+                            isCreate: input.operationTypes[index] == "create", translator: translator,
+                            numbersAsStrings: false))
+                }
+            case .delete(let i):
+                let (id, result) = outcome.deleteResults[i]
+                switch result {
+                case .success: out.deleted()
+                case .failure(let error):
+                    out.error(
+                        ItemError.dictionary(
+                            error, recordName: id.recordName, requestID: call.requestID, translator: translator,
+                            numbersAsStrings: false))
+                }
+            }
+        }
+        return out.bytes
     }
 
     /// The request's `clientChangeTokenData` bytes, if it has one.
@@ -52,24 +134,22 @@ enum RecordsModify {
 
     /// Writes the answer to operation `index`: its record or tombstone, or its error.
     private static func writeItem(
-        _ index: Int, of body: RecordsModifyRequest, plan: Plan, outcome: ModifyOutcome,
-        translator: WSRecordTranslator, call: DatabaseCall, into out: inout JSONWriter
+        _ index: Int, of input: Input, outcome: ModifyOutcome, translator: WSRecordTranslator, call: DatabaseCall,
+        into out: inout JSONWriter
     ) {
-        let operation = body.operations[index]
-        let numbersAsStrings = body.numbersAsStrings ?? false
-        switch plan.slots[index] {
+        let numbersAsStrings = input.numbersAsStrings
+        switch input.plan.slots[index] {
         case .save(let i):
             let (id, result) = outcome.saveResults[i]
             switch result {
             case .success(let record):
                 translator.write(
-                    record, numbersAsStrings: numbersAsStrings, desiredKeys: operation.desiredKeys ?? body.desiredKeys,
-                    into: &out)
+                    record, numbersAsStrings: numbersAsStrings, desiredKeys: input.desiredKeys[index], into: &out)
             case .failure(let error):
                 out.value(
                     ItemError.dictionary(
                         error, recordName: id.recordName, requestID: call.requestID,
-                        isCreate: operation.operationType == "create", translator: translator,
+                        isCreate: input.operationTypes[index] == "create", translator: translator,
                         numbersAsStrings: numbersAsStrings))
             }
         case .delete(let i):

@@ -34,10 +34,12 @@ package struct WSRecordTranslator: Sendable {
 
     /// The zone ID dictionary `{zoneName, ownerRecordName}` of `zoneID`.
     package func dictionary(for zoneID: CKRecordZone.ID) -> JSONValue {
-        let owner =
-            zoneID.ownerName == CKCurrentUserDefaultName
-            ? (callerRecordName ?? CKCurrentUserDefaultName) : zoneID.ownerName
-        return ["zoneName": .string(zoneID.zoneName), "ownerRecordName": .string(owner)]
+        ["zoneName": .string(zoneID.zoneName), "ownerRecordName": .string(ownerRecordName(of: zoneID))]
+    }
+
+    /// The `ownerRecordName` written for `zoneID`: the caller's record name for their own zones.
+    package func ownerRecordName(of zoneID: CKRecordZone.ID) -> String {
+        zoneID.ownerName == CKCurrentUserDefaultName ? (callerRecordName ?? CKCurrentUserDefaultName) : zoneID.ownerName
     }
 
     /// The engine's owner name for an `ownerRecordName` a client sent.

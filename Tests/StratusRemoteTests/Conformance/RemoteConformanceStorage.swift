@@ -16,7 +16,8 @@ final class RemoteConformanceStorage: ContainerStorage {
 
     let base: any FixtureStorage
     private let backend: any DatabaseBackend
-    private let url: URL
+    /// The server's base URL.
+    let url: URL
     private let serving: Task<Void, any Error>
     private let group: ServiceGroup
     private let auth: AuthStore
@@ -32,13 +33,17 @@ final class RemoteConformanceStorage: ContainerStorage {
 
     /// Starts a server for `base` on a free loopback port and returns once it accepts
     /// connections.
-    static func start(serving base: any FixtureStorage) async throws -> RemoteConformanceStorage {
+    static func start(serving base: any FixtureStorage, recordEncoding: Bool = true) async throws
+        -> RemoteConformanceStorage
+    {
         let backend = try base.open()
         var logger = Logger(label: "stratus.conformance.server")
         logger.logLevel = .error
-        let server = StratusServer(
+        var configured = StratusServer(
             backend: backend, backendDescription: "conformance storage", address: .init(host: "127.0.0.1", port: 0),
             limits: .init(engineThreads: 4), logger: logger)
+        configured.recordEncoding = recordEncoding
+        let server = configured
         let (ports, announce) = AsyncStream.makeStream(of: Int.self)
         // The server runs as a service of a group of the test's own, so that stopping it is a
         // graceful shutdown (what SIGTERM does to stratusd), not a cancellation.
@@ -72,7 +77,7 @@ final class RemoteConformanceStorage: ContainerStorage {
 
     /// The case user's credentials in `identifier`, made (container, API token, session) the
     /// first time the case asks for that container.
-    private func credentials(for identifier: String) throws -> RemoteCredentials {
+    func credentials(for identifier: String) throws -> RemoteCredentials {
         try credentials.withLock { known in
             if let made = known[identifier] { return made }
             try auth.createContainer(identifier, environments: [.development])

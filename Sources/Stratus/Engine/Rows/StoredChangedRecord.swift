@@ -28,11 +28,11 @@ package final class StoredChangedRecord: Sendable {
     package let recordName: String
     package let recordType: String
     package let recordChangeTag: String
-    private let created: Double
-    private let modified: Double
+    let created: Double
+    let modified: Double
     package let creatorUserRecordName: String
     package let lastModifiedUserRecordName: String
-    private let storedParent: ReferenceValue?
+    let storedParent: ReferenceValue?
     /// The fetched fields (`desiredKeys` applied), as ``CKRecord/storedFields`` would give them.
     package let fieldNames: [String]
     package let fieldValues: [FieldValue]
