@@ -56,4 +56,25 @@ import Testing
         #expect(reads[1] <= bound, "\(format): \(reads[0]) keys read over 500 records, \(reads[1]) over 4000")
         #expect(reads[0] < 4 * max(matches, 5) + 40, "\(format): \(reads[0]) keys read for \(matches) matches")
     }
+
+    /// `==[d]` (which Web Services filters cannot express, so only embedded containers run it)
+    /// reads the match index, folded without case or diacritics, and the evaluator keeps what
+    /// equals: accents and case both ignored, nothing longer.
+    @Test func diacriticInsensitiveEqualityThroughTheMatchIndex() async throws {
+        let backend = ReadCountingBackend()
+        let database = CKContainer(identifier: "iCloud.plans", backend: backend).privateCloudDatabase
+        let zone = try await OpsTestKit.makeZone("Z", in: database)
+        let titles = ["caf\u{E9}", "cafe\u{301}", "CAFE", "Cafe", "caf\u{E9}s", "coffee"]
+        let records = titles.enumerated().map { i, title in
+            let record = CKRecord(recordType: "T", recordID: CKRecord.ID(recordName: "r\(i)", zoneID: zone))
+            record["title"] = title
+            return record
+        }
+        _ = try await OpsTestKit.save(records, in: database)
+        for (format, expected) in [("title ==[d] %@", ["r0", "r1", "r2", "r3"]), ("title == %@", ["r2", "r3"])] {
+            let query = CKQuery(recordType: "T", predicate: NSPredicate(format: format, argumentArray: ["CAFE"]))
+            let found = try await OpsTestKit.walk(query, zoneID: zone, limit: 100, in: database)
+            #expect(found.map(\.recordID.recordName).sorted() == expected, "\(format)")
+        }
+    }
 }

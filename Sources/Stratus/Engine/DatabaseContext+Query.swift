@@ -85,9 +85,12 @@ extension DatabaseContext {
                 case nil: position = nil
                 default: throw CKError.make(.invalidArguments, "the query cursor belongs to another query")
                 }
-                // In the driving index's order: the order of the query sorted by that field.
+                // In the driving index's order: the order of the query sorted by that field; in a
+                // match index's group (values equal as CloudKit compares them), by zone and name —
+                // so an equality is answered in the scan's order.
+                let order = unsortedPlan.index == .value ? [SortKey(key: unsortedPlan.key, ascending: true)] : []
                 return try sortedPage(
-                    type: type, field: unsortedPlan.field, sortKeys: [SortKey(key: unsortedPlan.key, ascending: true)],
+                    type: type, field: unsortedPlan.field, sortKeys: order,
                     zones: zones, start: position, pageSize: pageSize, desiredKeys: desiredKeys, matches: matches,
                     fingerprint: fingerprint, bounds: unsortedPlan.bounds, index: unsortedPlan.index,
                     cursor: { .planned(unsortedPlan.key, $0) },

@@ -65,7 +65,7 @@ extension DatabaseContext {
     ) throws -> QueryPage {
         let number = index == .value ? type.fields[field]?.number : type.fields[field]?.matchIndex
         guard let fieldNumber = number else { return QueryPage(records: [], cursor: nil) }
-        let ascending = sortKeys[0].ascending
+        let ascending = sortKeys.first?.ascending ?? true
         var scanners = zones.map { id, zone in
             IndexGroupScanner(
                 zoneID: id, zoneNumber: zone.number,

@@ -55,6 +55,10 @@ struct QueryPlan: Sendable, Equatable {
             if let sortField, plan.field != sortField || plan.index != .value { continue }
             if let field, plan.field != field { continue }
             if let index = plans.firstIndex(where: { $0.field == plan.field && $0.index == plan.index }) {
+                // A list has several entries in its match index: `tags CONTAINS 'a' AND tags
+                // CONTAINS 'b'` is in both groups, not in their intersection. The first
+                // conjunct drives; the evaluator checks the other.
+                if plan.index == .match { continue }
                 plans[index].narrow(by: plan)
             } else {
                 plans.append(plan)

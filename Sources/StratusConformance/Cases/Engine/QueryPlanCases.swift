@@ -127,9 +127,6 @@ enum QueryPlanCases {
             },
             Probe(format: "title == %@", args: ["ALPHA"]) { $0.title.map { equal($0, "ALPHA") } ?? false },
             Probe(format: "title == %@", args: ["cafe\u{301}"]) { $0.title.map { equal($0, "caf\u{E9}") } ?? false },
-            Probe(format: "title ==[d] %@", args: ["CAFE"]) {
-                $0.title.map { equal($0, "cafe", diacritics: true) } ?? false
-            },
             Probe(format: "title == %@", args: [""]) { $0.title == "" },
             Probe(format: "title == %@", args: [String(repeating: "P", count: 210) + "A"]) {
                 $0.title.map { equal($0, String(repeating: "p", count: 210) + "a") } ?? false
