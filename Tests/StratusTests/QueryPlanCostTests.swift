@@ -33,6 +33,7 @@ import Testing
         ("title == %@", ["T000321"], 1),
         ("title IN %@", [["t000007", "T000077"]], 2),
         ("tags CONTAINS %@", ["tag7"], -1),
+        ("self CONTAINS %@", ["T000123"], 1),
         ("creationDate > %@ AND k == %@", [Date.distantPast, 42], 1),
     ]
 

@@ -10,6 +10,7 @@ extension DatabaseContext {
         guard let stored else { return [] }
         switch index {
         case .value: return IndexValue.encode(IndexValue.sortValue(of: stored, field: field)).map { [$0] } ?? []
+        case .match where field == IndexValue.tokensField: return IndexValue.tokenKeys(stored)
         case .match: return IndexValue.matchKeys(stored.fields[field])
         }
     }

@@ -15,6 +15,22 @@ extension IndexValue {
         }
     }
 
+    /// The pseudo-field whose match index holds the tokens of a record's searchable strings
+    /// (`self CONTAINS 'word'`, decision 0019.5): one entry per distinct token.
+    static let tokensField = "___tokens"
+
+    /// The token keys of a record: its searchable strings' tokens, as the evaluator makes them.
+    static func tokenKeys(_ record: StoredRecord) -> [[UInt8]] {
+        PredicateTokenizer.tokenize(record.fields.values.flatMap(\.searchableStrings)).sorted().map {
+            stringElement($0, terminated: true)
+        }
+    }
+
+    /// The group of one token of a search (already folded by the tokenizer).
+    static func tokenBounds(_ token: String) -> IndexBounds {
+        .startingWith(stringElement(token, terminated: true))
+    }
+
     /// The distinct match keys of a stored value (none for a missing value).
     static func matchKeys(_ value: FieldValue?) -> [[UInt8]] {
         guard let value else { return [] }

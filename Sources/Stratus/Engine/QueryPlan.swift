@@ -80,6 +80,17 @@ extension QueryPlan {
     /// can bound it.
     fileprivate init?(_ comparison: PredicateComparison, fieldType: (String) -> SchemaType?) {
         guard comparison.quantifier == .direct else { return nil }
+        if comparison.isTokenSearch {
+            // One word: its group of the token index. Several words match records with any
+            // of them, which would meet a record in several groups: those scan.
+            guard case .constant(.string(let words)) = comparison.right,
+                case let tokens = PredicateTokenizer.tokenize(words), tokens.count == 1, let token = tokens.first
+            else { return nil }
+            self.init(
+                key: IndexValue.tokensField, index: .match, field: IndexValue.tokensField, kind: .equality,
+                bounds: [IndexValue.tokenBounds(token)])
+            return
+        }
         let key: String
         let op: PredicateOperator
         let constant: PredicateValue

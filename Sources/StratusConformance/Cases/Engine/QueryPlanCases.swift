@@ -50,6 +50,17 @@ enum QueryPlanCases {
         return a.folding(options: options, locale: nil) == b.folding(options: options, locale: nil)
     }
 
+    /// The full-text tokens of a record's strings, as CloudKit makes them: folded, split at
+    /// what is not a letter or a digit (none of these values holds a stop word).
+    static func tokens(_ m: Model) -> Set<String> {
+        let texts = [m.title].compactMap { $0 } + (m.tags ?? [])
+        return Set(
+            texts.flatMap {
+                $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+                    .split { !($0.isLetter || $0.isNumber) }.map(String.init)
+            })
+    }
+
     static func models(seed: UInt64, count: Int) -> [Model] {
         var rng = SeededGenerator(seed: seed)
         return (0..<count).map { i in
@@ -142,6 +153,16 @@ enum QueryPlanCases {
             Probe(format: "nums CONTAINS %@", args: [3]) { $0.nums?.contains(3) ?? false },
             Probe(format: "k > %@ AND title == %@", args: [10, "mango"]) {
                 ($0.k ?? -1) > 10 && ($0.title.map { equal($0, "mango") } ?? false)
+            },
+            Probe(format: "self CONTAINS %@", args: ["alpha"]) { tokens($0).contains("alpha") },
+            Probe(format: "self CONTAINS %@", args: ["CAFE"]) { tokens($0).contains("cafe") },
+            Probe(format: "self CONTAINS %@", args: ["smile"]) { tokens($0).contains("smile") },
+            Probe(format: "self CONTAINS %@", args: ["alpha RED"]) { !tokens($0).isDisjoint(with: ["alpha", "red"]) },
+            Probe(format: "self CONTAINS %@ AND self CONTAINS %@", args: ["red", "blue"]) {
+                tokens($0).isSuperset(of: ["red", "blue"])
+            },
+            Probe(format: "self CONTAINS %@ AND k > %@", args: ["green", 20]) {
+                tokens($0).contains("green") && ($0.k ?? -1) > 20
             },
             Probe(format: "k != %@", args: [7]) { $0.k != nil && $0.k != 7 },
         ]
