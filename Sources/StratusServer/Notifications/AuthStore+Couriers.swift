@@ -14,14 +14,17 @@ extension AuthStore {
     package static let courierIdleLimit: TimeInterval = 30 * 86_400
 
     /// Makes a courier token for `user` and returns it: the only time it is seen in clear.
+    /// `cursor` is where it starts: just before the oldest entry the log still keeps, so a new
+    /// token is never told that entries dropped before it existed were lost.
     package func createCourier(
         container: String, environment: Namespace.Environment, userRecordName: String, apnsEnvironment: String,
-        now: Date = Date()
+        cursor: Int64 = 0, now: Date = Date()
     ) throws -> (token: String, entry: CourierEntry) {
         let token = Secret.base64URL(Secret.bytes(32))
         let entry = CourierEntry(
             id: Secret.hex(SessionToken.digest(of: token).prefix(8)), container: container, environment: environment,
-            userRecordName: userRecordName, apnsEnvironment: apnsEnvironment, created: now, cursor: 0, lastPoll: now)
+            userRecordName: userRecordName, apnsEnvironment: apnsEnvironment, created: now, cursor: cursor,
+            lastPoll: now)
         try data.write { writer in
             let mine = try writer.scan(KeyRange(prefix: Self.courierPrefix), limit: Int.max).compactMap { pair in
                 let other = try Self.decode(CourierEntry.self)(pair.value)

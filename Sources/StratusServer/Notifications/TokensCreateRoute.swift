@@ -37,10 +37,15 @@ struct TokensCreateRoute: Sendable {
         let bytes = Array(try await request.body.collect(upTo: 64 << 10).readableBytesView)
         let apnsEnvironment = try Self.apnsEnvironment(bytes)
         let store = server.authStore
+        let engine = server.engine
         let (token, _) = try await server.executor.run(requestID: context.id) {
-            try store.createCourier(
+            // From the oldest entry still kept: what retention dropped before this token
+            // existed was never its to lose (no resetRequired on its first poll).
+            let namespace = Namespace(container: container, environment: environment, owner: userRecordName)
+            let oldest = try engine.notificationLog(namespace: namespace).head().oldest
+            return try store.createCourier(
                 container: container, environment: environment, userRecordName: userRecordName,
-                apnsEnvironment: apnsEnvironment)
+                apnsEnvironment: apnsEnvironment, cursor: max(0, oldest - 1))
         }
         let base = RequestOrigin.of(request, servesTLS: server.servesTLS)
         let answer: JSONValue = .object([

@@ -24,6 +24,18 @@ struct NotificationLogSettingsHTTPTests {
         #expect(answer.json["resetRequired"] as? Bool == true, "entries were dropped unacknowledged")
     }
 
+    /// A token created after entries were dropped starts at the oldest entry kept: its first
+    /// poll gets every kept entry and no `resetRequired` (it lost nothing).
+    @Test func aTokenCreatedAfterDropsIsNotToldToReset() async throws {
+        let ws = try WebServicesFixture(environment: ["STRATUS_NOTIFICATIONS_MAX_PER_USER": "5"])
+        try ws.subscribe(ws.aliceSession, [Self.important])
+        try await ws.saveNotes(["a", "b", "c", "d", "e", "f", "g", "h"], priority: 9)
+        let courier = try await ws.courierPath(as: .alice)
+        let answer = try await ws.poll(courier)
+        #expect(answer.positions == [4, 5, 6, 7, 8], "the kept entries: \(answer.json)")
+        #expect(answer.json["resetRequired"] as? Bool == false, "\(answer.json)")
+    }
+
     /// With a 10 s retention, an entry 11 s old is dropped by the first poll of the log; a newer
     /// one is kept when the poll came within the retention of its save (on a machine so loaded
     /// that it did not, only the drop is checked).
