@@ -6,7 +6,7 @@ import StratusPredicate
 /// page does not depend on how deep into the results it is.
 ///
 /// The index of a field is built the first time a query sorts by it (every record of the
-/// type, in every zone, in one transaction), then maintained by every save. Entries group
+/// type, in every zone, in bounded batches: decision 0019.7), then maintained by every save. Entries group
 /// records by the order-preserving encoding of the first sort key's value; a group is sorted
 /// in memory by every sort key, then by zone and record name.
 extension DatabaseContext {
