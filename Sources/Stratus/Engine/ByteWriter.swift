@@ -127,6 +127,19 @@ struct ByteReader {
 
     /// `readString(reusing:)`, telling in `changed` whether `previous` was replaced.
     mutating func readString(reusing previous: inout String, changed: inout Bool) throws -> String {
+        if let new = try readString(unlessEqualTo: previous) {
+            previous = new
+            changed = true
+        } else {
+            changed = false
+        }
+        return previous
+    }
+
+    /// Reads a string written by `ByteWriter.write(_: String)`: `nil` when its bytes are those
+    /// of `previous` (nothing allocated), else the new string. Unlike `readString(reusing:)`,
+    /// it leaves `previous` alone, so an array holding it stays shared.
+    mutating func readString(unlessEqualTo previous: String) throws -> String? {
         let count = try readVarint()
         guard count <= remaining else { throw EngineError.corruptValue }
         defer { offset += count }
@@ -139,8 +152,6 @@ struct ByteReader {
             }
             return known ?? false
         }
-        changed = !matches
-        if !matches { previous = String(decoding: bytes[offset..<offset + count], as: UTF8.self) }
-        return previous
+        return matches ? nil : String(decoding: bytes[offset..<offset + count], as: UTF8.self)
     }
 }

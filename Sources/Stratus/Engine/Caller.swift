@@ -36,11 +36,11 @@ extension DatabaseContext {
 
     /// `permissionFailure` when an anonymous caller tries to write in the public database;
     /// `what` names the item (e.g. "record 'X'").
-    func anonymousWriteError(_ what: String) -> CKError? {
+    func anonymousWriteError(_ what: @autoclosure () -> String) -> CKError? {
         guard checksRoles, caller.role == .anonymous else { return nil }
         return .make(
             .permissionFailure,
-            "\(what) cannot be changed: writing to the public database needs a signed-in user")
+            "\(what()) cannot be changed: writing to the public database needs a signed-in user")
     }
 
     /// `permissionFailure` when a user tries to change or delete a public record it did not

@@ -60,7 +60,12 @@ extension DatabaseContext {
     private func firstReads(of request: ModifyRequest, zones: [CKRecordZone.ID]) -> [[UInt8]] {
         var reads = [keys.meta]
         reads += zones.map { keys.zone($0.zoneName, $0.ownerName) }
-        reads += Set(request.saves.map(\.recordType)).map { keys.recordType($0) }
+        // A request saves records of a few types: comparing names is cheaper than hashing each.
+        var types: [String] = []
+        for index in request.saves.indices where !types.contains(request.saves[index].recordType) {
+            types.append(request.saves[index].recordType)
+        }
+        reads += types.map { keys.recordType($0) }
         return reads
     }
 
@@ -160,8 +165,10 @@ extension DatabaseContext {
     private func assetFiles(of save: ModifyRequest.Save, policy: SavePolicy) throws -> [String: [UInt8]] {
         var contents: [String: [UInt8]] = [:]
         for (field, value) in save.values {
+            let assets = value.assets
+            if assets.isEmpty { continue }
             let written = save.writesAllKeys(policy) || save.changedKeys.contains(field)
-            for asset in value.assets {
+            for asset in assets {
                 guard let file = asset.pendingFile else { continue }
                 if asset.contentID.isEmpty {
                     contents[file.path] = try Engine.loadAssetFile(file, field: field)
@@ -460,7 +467,7 @@ extension DatabaseContext {
     ) throws -> Prefetched {
         var names: [String] = []
         names.reserveCapacity(saves.count + deletes.count)
-        for save in saves { names.append(save.id.recordName) }
+        for index in saves.indices { names.append(saves[index].id.recordName) }
         for id in deletes { names.append(id.recordName) }
         var result = Prefetched()
         var entryNames: [String] = []

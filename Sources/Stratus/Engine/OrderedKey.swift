@@ -50,7 +50,15 @@ struct OrderedKey: Hashable, Sendable {
 
     mutating func append(_ value: String) {
         bytes.append(OrderedKey.stringTag)
-        appendEscaped(value.utf8)
+        // A name without a zero byte, the usual case, is copied in one move: byte by byte
+        // through `utf8`, building a save's keys cost about 700 instructions per record.
+        let copied: Bool? = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard !utf8.contains(0) else { return false }
+            bytes.append(contentsOf: utf8)
+            bytes.append(0)
+            return true
+        }
+        if copied != true { appendEscaped(value.utf8) }
     }
 
     mutating func append(bytes value: some Sequence<UInt8>) {

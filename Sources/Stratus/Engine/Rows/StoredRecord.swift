@@ -71,10 +71,15 @@ struct StoredRecord: Sendable {
         var recordType = ""
         var creator = ""
         var modifier = ""
-        /// The field names by their place in the record (fields are written sorted by name).
+        /// The field names of the last record read (fields are written sorted by name). A
+        /// record with the same names shares this array: no allocation, no comparisons.
         var fieldNames: [String] = []
         /// Whether each of `fieldNames` is ASCII, found once per new name.
         var fieldNameIsASCII: [Bool] = []
+        /// Whether `fieldNames` are all ASCII and each after the one before (`FieldTable`'s
+        /// `sortedASCII`); `nil` from the moment they change until it is found again (so a
+        /// record whose reading failed half-way leaves it unknown, not wrong).
+        var fieldNamesSortedASCII: Bool? = true
     }
 
     /// Reads a record written by `write(to:)`, sharing the strings it has in common with the
@@ -98,25 +103,36 @@ struct StoredRecord: Sendable {
         }
         let count = try r.readVarint()
         guard count <= r.remaining else { throw EngineError.corruptValue }
-        var names: [String] = []
         var values: [FieldValue] = []
-        names.reserveCapacity(count)
         values.reserveCapacity(count)
-        var sortedASCII = true
         for index in 0..<count {
             if index == strings.fieldNames.count {
+                strings.fieldNamesSortedASCII = nil
                 strings.fieldNames.append("")
                 strings.fieldNameIsASCII.append(true)
             }
-            var changed = false
-            let name = try r.readString(reusing: &strings.fieldNames[index], changed: &changed)
-            if changed { strings.fieldNameIsASCII[index] = FieldTable.isASCII(name) }
-            if !strings.fieldNameIsASCII[index] { sortedASCII = false }
-            if let last = names.last, !(last < name) { sortedASCII = false }
-            names.append(name)
+            if let name = try r.readString(unlessEqualTo: strings.fieldNames[index]) {
+                strings.fieldNamesSortedASCII = nil
+                strings.fieldNames[index] = name
+                strings.fieldNameIsASCII[index] = FieldTable.isASCII(name)
+            }
             values.append(try FieldValueCodec.read(from: &r))
         }
-        fields = FieldTable(decoded: names, values, sortedASCII: sortedASCII)
+        if strings.fieldNames.count > count {
+            strings.fieldNamesSortedASCII = nil
+            strings.fieldNames.removeLast(strings.fieldNames.count - count)
+            strings.fieldNameIsASCII.removeLast(strings.fieldNameIsASCII.count - count)
+        }
+        let sortedASCII = strings.fieldNamesSortedASCII ?? Self.sortedASCII(strings)
+        strings.fieldNamesSortedASCII = sortedASCII
+        fields = FieldTable(decoded: strings.fieldNames, values, sortedASCII: sortedASCII)
+    }
+
+    /// Whether `strings.fieldNames` are all ASCII, each after the one before.
+    private static func sortedASCII(_ strings: RepeatedStrings) -> Bool {
+        guard !strings.fieldNameIsASCII.contains(false) else { return false }
+        let names = strings.fieldNames
+        return names.indices.dropFirst().allSatisfy { names[$0 - 1] < names[$0] }
     }
 
     /// About the size of `write(to:)`'s output (a little more), so that a writer can be sized
