@@ -26,14 +26,7 @@ struct QueryScaleCommand: ParsableCommand {
     @Option(help: "Timed runs of each query at each size; the median is reported.")
     var repetitions = 7
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("Where the results go.", valueName: "directory"))
-    var outputDirectory = "Benchmarks/results"
-
-    @Option(
-        help: ArgumentHelp(
-            "A PostgreSQL server for the run's database (default: STRATUS_BENCH_POSTGRES_URL, else a private server).",
-            valueName: "url"))
-    var postgresURL: String?
+    @OptionGroup var destination: RunDestinationOptions
 
     /// The sizes of `--sizes`, or `nil` when they are not at least 10,000 and increasing.
     private var zoneSizes: [Int]? {
@@ -53,8 +46,7 @@ struct QueryScaleCommand: ParsableCommand {
     }
 
     func run() throws {
-        var settings = TargetSettings.fromEnvironment()
-        if let postgresURL { settings.postgresURL = postgresURL }
+        let settings = destination.settings
         let benchmark = QueryScaleBenchmark(sizes: zoneSizes ?? [], repetitions: repetitions)
         var reports: [QueryScaleReport] = []
         for target in backends?.targets ?? BenchmarkTargets.all {
@@ -62,10 +54,11 @@ struct QueryScaleCommand: ParsableCommand {
         }
         let table = QueryScaleTable.markdown(reports)
         print(table)
-        try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: destination.outputDirectory, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(reports).write(to: URL(fileURLWithPath: outputDirectory + "/queries-results.json"))
-        try Data(table.utf8).write(to: URL(fileURLWithPath: outputDirectory + "/queries-table.md"))
+        try encoder.encode(reports).write(
+            to: URL(fileURLWithPath: destination.outputDirectory + "/queries-results.json"))
+        try Data(table.utf8).write(to: URL(fileURLWithPath: destination.outputDirectory + "/queries-table.md"))
     }
 }

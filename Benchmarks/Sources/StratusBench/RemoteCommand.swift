@@ -39,14 +39,7 @@ struct RemoteCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The stratusd to run (a release build).", valueName: "path"))
     var stratusd = "Benchmarks/.build-bench/release/stratusd"
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("Where the results go.", valueName: "directory"))
-    var outputDirectory = "Benchmarks/results"
-
-    @Option(
-        help: ArgumentHelp(
-            "A PostgreSQL server for the runs' databases (default: STRATUS_BENCH_POSTGRES_URL, else a private server).",
-            valueName: "url"))
-    var postgresURL: String?
+    @OptionGroup var destination: RunDestinationOptions
 
     /// The backends of the run: `--backends`, or SQLite and PostgreSQL.
     private var targets: [any BenchmarkTarget] {
@@ -73,10 +66,11 @@ struct RemoteCommand: ParsableCommand {
         if let records { sizes.savedRecords = records }
         if let history { sizes.historySizes = historySizes(history) ?? sizes.historySizes }
         if let repetitions { sizes.repetitions = repetitions }
-        var settings = TargetSettings.fromEnvironment()
-        if let postgresURL { settings.postgresURL = postgresURL }
-        try RemoteBenchmark(sizes: sizes, settings: settings, stratusd: stratusd, outputDirectory: outputDirectory)
-            .run(targets)
+        try RemoteBenchmark(
+            sizes: sizes, settings: destination.settings, stratusd: stratusd,
+            outputDirectory: destination.outputDirectory
+        )
+        .run(targets)
     }
 
     /// The sizes of `text`, if each is above the changes an incremental sync fetches (1,000),

@@ -17,20 +17,12 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Small sizes: a smoke run, seconds per backend.")
     var quick = false
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("Where the results go.", valueName: "directory"))
-    var outputDirectory = "Benchmarks/results"
-
-    @Option(
-        help: ArgumentHelp(
-            "A PostgreSQL server on which each run creates a database of its own (default: "
-                + "STRATUS_BENCH_POSTGRES_URL, else a private server started for the run).",
-            valueName: "postgresql://user@host:port/database"))
-    var postgresURL: String?
+    @OptionGroup var destination: RunDestinationOptions
 
     func run() throws {
-        var options = Options(quick: quick, outputDirectory: outputDirectory)
+        var options = Options(quick: quick, outputDirectory: destination.outputDirectory)
         if let backends { options.targets = backends.targets }
-        if let postgresURL { options.settings.postgresURL = postgresURL }
+        options.settings = destination.settings
         try runBenchmarks(options)
     }
 }

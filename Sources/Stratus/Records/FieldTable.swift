@@ -139,14 +139,7 @@ struct FieldTable: Sendable, Hashable {
     }
 
     /// Whether every byte of `name` is ASCII.
-    static func isASCII(_ name: String) -> Bool {
-        // Over the contiguous bytes (a small string's too): iterating `utf8` costs about
-        // ten times as many instructions per byte.
-        if let ascii = name.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) {
-            return ascii
-        }
-        return name.utf8.allSatisfy { $0 < 0x80 }
-    }
+    static func isASCII(_ name: String) -> Bool { Validation.isASCII(name) }
 
     /// Where `key` is, or where it would go. Equality is cheaper than ordering for short
     /// names, so a small table is scanned for the name first; so is a table or a key with a
