@@ -100,6 +100,15 @@ struct ByteReader {
         return Array(bytes[offset..<offset + count])
     }
 
+    /// Moves past `count` bytes.
+    mutating func skip(_ count: Int) throws {
+        guard count >= 0, count <= remaining else { throw EngineError.corruptValue }
+        offset += count
+    }
+
+    /// Moves past a length-prefixed string or byte string.
+    mutating func skipCounted() throws { try skip(try readVarint()) }
+
     mutating func readRaw(_ count: Int) throws -> [UInt8] {
         guard count >= 0, count <= remaining else { throw EngineError.corruptValue }
         defer { offset += count }

@@ -35,7 +35,7 @@ extension DatabaseContext {
     package func fetchZoneChanges(
         _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int, desiredKeys: [String]?
     ) throws -> ZoneChangesBatch {
-        let page = try readZoneChanges(zoneID, since: token, limit: limit) { name, stored, txn in
+        let page = try readDecodedZoneChanges(zoneID, since: token, limit: limit) { name, stored, txn in
             let id = CKRecord.ID(recordName: name, zoneID: zoneID)
             return ZoneChangesBatch.Change.changed(makeRecord(stored, id: id, desiredKeys: desiredKeys, txn))
         } deleted: { name, type in
@@ -52,7 +52,7 @@ extension DatabaseContext {
     package func fetchStoredZoneChanges(
         _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int, desiredKeys: [String]?
     ) throws -> StoredZoneChangesBatch {
-        try readZoneChanges(zoneID, since: token, limit: limit) { name, stored, txn in
+        try readDecodedZoneChanges(zoneID, since: token, limit: limit) { name, stored, txn in
             .changed(
                 StoredChangedRecord(
                     recordName: name, stored: stored, fields: fetchedFields(of: stored, desiredKeys: desiredKeys, txn)))
@@ -61,12 +61,40 @@ extension DatabaseContext {
         }
     }
 
-    /// Reads the next batch of changes of `zoneID` after `token`, each live record made by
+    /// ``fetchZoneChanges(_:since:limit:desiredKeys:)`` with every field, each live record as
+    /// its change-log entry's bytes, not decoded (decision 0018.8): for the binary record
+    /// encoding, whose record is the entry's form.
+    package func fetchRawZoneChanges(
+        _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int
+    ) throws -> RawZoneChangesBatch {
+        try readZoneChanges(zoneID, since: token, limit: limit) { bytes, reportsDeletions, _ in
+            try RawZoneChange(entry: bytes, reportsDeletions: reportsDeletions)
+        }
+    }
+
+    /// ``readZoneChanges(_:since:limit:entry:)`` with each entry decoded: each live record made by
     /// `changed` and each deletion by `deleted`.
-    private func readZoneChanges<Change: Sendable>(
+    private func readDecodedZoneChanges<Change: Sendable>(
         _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int,
         changed: (String, StoredRecord, any BackendReadTransaction) throws -> Change,
         deleted: (String, String) -> Change
+    ) throws -> ZoneChangesPage<Change> {
+        var strings = StoredRecord.RepeatedStrings()
+        return try readZoneChanges(zoneID, since: token, limit: limit) { bytes, reportsDeletions, txn in
+            let entry = try ChangeEntry(decoding: bytes, strings: &strings)
+            if let type = entry.deletedRecordType {
+                return reportsDeletions ? deleted(entry.recordName, type) : nil
+            }
+            return try entry.record.map { try changed(entry.recordName, $0, txn) }
+        }
+    }
+
+    /// Reads the next batch of changes of `zoneID` after `token`, each made by `entry` from its
+    /// change-log entry's bytes (`nil`: not reported); `entry` is told whether deletions are
+    /// reported (not from a `nil` token).
+    private func readZoneChanges<Change: Sendable>(
+        _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int,
+        entry: ([UInt8], Bool, any BackendReadTransaction) throws -> Change?
     ) throws -> ZoneChangesPage<Change> {
         if scope == .public {
             throw CKError.make(.badDatabase, "record zone changes cannot be fetched in the public database")
@@ -90,17 +118,11 @@ extension DatabaseContext {
             changes.reserveCapacity(min(entries.count, batch))
             var last = start
             let prefixLength = keys.changes(zone.number).lowerBound.count
-            var strings = StoredRecord.RepeatedStrings()
             // One range scan: a live entry carries its record (decision 0008).
             for pair in entries.prefix(batch) {
                 var reader = OrderedKeyReader(pair.key, from: prefixLength)
                 last = try reader.readInteger()
-                let entry = try ChangeEntry(decoding: pair.value, strings: &strings)
-                if let type = entry.deletedRecordType {
-                    if token != nil { changes.append(deleted(entry.recordName, type)) }
-                } else if let stored = entry.record {
-                    changes.append(try changed(entry.recordName, stored, txn))
-                }
+                if let change = try entry(pair.value, token != nil, txn) { changes.append(change) }
             }
             let position = moreComing ? last : max(start, zone.nextPosition - 1)
             let newToken = ChangeTokenPayload(

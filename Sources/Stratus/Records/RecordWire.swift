@@ -47,6 +47,13 @@ package struct RecordWireWriter {
             values: record.fieldValues)
     }
 
+    /// A fetched record as the change log holds it: its name, then its stored form with its
+    /// position and its dates to the stored precision (a reader rounds them, decision 0018.8).
+    package mutating func record(_ raw: RawChangedRecord) {
+        writer.writeRaw(raw.entry[..<raw.nameEnd])
+        writer.writeRaw(raw.entry[(raw.nameEnd + 1)...])
+    }
+
     /// A record the engine answered (a saved one): the same form as a fetched record, with the
     /// fields of `desiredKeys` (all for `nil`).
     package mutating func record(_ record: CKRecord, desiredKeys: [String]?) {
@@ -201,10 +208,17 @@ package struct RecordWireReader {
         defer { swap(&strings, &self.strings) }
         let stored = try wire { try StoredRecord(reading: &$0, strings: &strings) }
         var state = CKRecord.State()
+        // Dates as JSON carries them (0018.3): a server passing stored entries on as they are
+        // (0018.8) leaves the rounding to the reader; rounding a rounded date changes nothing.
         state.values = stored.fields
+        for (key, value) in stored.fields where value.containsDate {
+            state.values[key] = RecordWireWriter.millisecondDates(value)
+        }
         state.system = SystemFields(
-            creationDate: Date(timeIntervalSinceReferenceDate: stored.creationDate),
-            modificationDate: Date(timeIntervalSinceReferenceDate: stored.modificationDate),
+            creationDate: Date(
+                timeIntervalSinceReferenceDate: RecordWireWriter.millisecondDate(stored.creationDate)),
+            modificationDate: Date(
+                timeIntervalSinceReferenceDate: RecordWireWriter.millisecondDate(stored.modificationDate)),
             creatorUserRecordName: stored.creatorUserRecordName,
             lastModifiedUserRecordName: stored.lastModifiedUserRecordName,
             changeTag: stored.changeTag, parent: stored.parent.map { .reference($0) }, parentChanged: false)
@@ -272,5 +286,11 @@ extension FieldValue {
         case .date, .location: return true
         default: return false
         }
+    }
+
+    /// Whether the value is or lists a date or a location (whose timestamp is a date).
+    fileprivate var containsDate: Bool {
+        if case .list(let items) = self { return items.contains(where: \.holdsDate) }
+        return holdsDate
     }
 }

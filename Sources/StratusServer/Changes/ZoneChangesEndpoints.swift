@@ -24,6 +24,15 @@ enum ZoneChangesEndpoints {
         // Written on the engine's thread, right after the read: a page of 2,000 records is
         // milliseconds of CPU that would otherwise hold up an event loop's other connections.
         let answer = try await call.withDatabase { database -> ([UInt8], Bool) in
+            // Every field in the binary encoding: the change log's entries as they are (0018.8),
+            // unless a record holds an asset (then JSON, below, from a second read).
+            if binary, desiredKeys == nil {
+                let raw = try database.fetchRawZoneChanges(zone, since: token, limit: limit)
+                if let bytes = StratusRecordEncoding.changesAnswer(raw) {
+                    ServerMetrics.recordsFetched(raw.changes.count)
+                    return (bytes, true)
+                }
+            }
             let batch = try database.fetchStoredZoneChanges(zone, since: token, limit: limit, desiredKeys: desiredKeys)
             ServerMetrics.recordsFetched(batch.changes.count)
             // The binary record encoding when asked for and the records hold no asset (decision 0018).

@@ -27,25 +27,54 @@ package enum StratusRecordEncoding {
     /// `clientChangeTokenData`, then each change (1 and the record, or 2, the name and the
     /// type of a deleted one). `nil` when a record holds an asset: that answer is JSON.
     package static func changesAnswer(_ batch: StoredZoneChangesBatch) -> [UInt8]? {
-        var out = RecordWireWriter(capacity: 256 + 256 * batch.changes.count)
+        changesAnswer(batch, capacity: 256 + 256 * batch.changes.count) { out, change in
+            switch change {
+            case .changed(let record):
+                if RecordWireWriter.hasAssets(record) { return false }
+                out.byte(1)
+                out.record(record)
+            case .deleted(let name, let type):
+                deleted(name, type, to: &out)
+            }
+            return true
+        }
+    }
+
+    /// The same answer from a batch of change-log entries, each record passed on as the entry
+    /// holds it (decision 0018.8): nothing decoded, nothing encoded again.
+    package static func changesAnswer(_ batch: RawZoneChangesBatch) -> [UInt8]? {
+        changesAnswer(batch, capacity: 256 + 256 * batch.changes.count) { out, change in
+            switch change {
+            case .changed(let record):
+                if record.containsAsset { return false }
+                out.byte(1)
+                out.record(record)
+            case .deleted(let name, let type):
+                deleted(name, type, to: &out)
+            }
+            return true
+        }
+    }
+
+    /// The answer's envelope around `batch`'s changes, each written by `write` (`false`: it
+    /// cannot be, the answer is JSON).
+    private static func changesAnswer<Change>(
+        _ batch: ZoneChangesPage<Change>, capacity: Int, write: (inout RecordWireWriter, Change) -> Bool
+    ) -> [UInt8]? {
+        var out = RecordWireWriter(capacity: capacity)
         out.byte(version)
         out.bytes(batch.token.data)
         out.byte(batch.moreComing ? 1 : 0)
         out.optionalBytes(batch.clientChangeTokenData)
         out.varint(batch.changes.count)
-        for change in batch.changes {
-            switch change {
-            case .changed(let record):
-                if RecordWireWriter.hasAssets(record) { return nil }
-                out.byte(1)
-                out.record(record)
-            case .deleted(let name, let type):
-                out.byte(2)
-                out.string(name)
-                out.string(type)
-            }
-        }
+        for change in batch.changes where !write(&out, change) { return nil }
         return out.bytes
+    }
+
+    private static func deleted(_ name: String, _ type: String, to out: inout RecordWireWriter) {
+        out.byte(2)
+        out.string(name)
+        out.string(type)
     }
 
     /// The token of a ``changesAnswer(_:)`` that says more are coming, read without the rest;

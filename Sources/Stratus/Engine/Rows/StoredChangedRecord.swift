@@ -20,6 +20,47 @@ package enum StoredZoneChange: Sendable {
     case deleted(recordName: String, recordType: String)
 }
 
+/// A batch of a zone's changes with each live record as its change-log entry's bytes
+/// (``DatabaseContext/fetchRawZoneChanges(_:since:limit:)``).
+package typealias RawZoneChangesBatch = ZoneChangesPage<RawZoneChange>
+
+/// One change of a ``RawZoneChangesBatch``.
+package enum RawZoneChange: Sendable {
+    /// A live record.
+    case changed(RawChangedRecord)
+    /// A deleted record's name and record type.
+    case deleted(recordName: String, recordType: String)
+
+    /// The change an entry's bytes (`ChangeEntry.encoded()`) hold; `nil` for a deletion when
+    /// deletions are not reported.
+    init?(entry bytes: [UInt8], reportsDeletions: Bool) throws {
+        var r = ByteReader(bytes)
+        try r.skipCounted()  // the record's name
+        let nameEnd = r.offset
+        if try r.readByte() != 0 {
+            guard reportsDeletions else { return nil }
+            let entry = try ChangeEntry(decoding: bytes)
+            self = .deleted(recordName: entry.recordName, recordType: entry.deletedRecordType ?? "")
+            return
+        }
+        let containsAsset = try StoredRecord.skim(&r)
+        guard r.isAtEnd else { throw EngineError.corruptValue }
+        self = .changed(RawChangedRecord(entry: bytes, nameEnd: nameEnd, containsAsset: containsAsset))
+    }
+}
+
+/// A live record as its change-log entry's bytes: its name, a "no deletion" byte, its stored
+/// form (`ChangeEntry.encoded()`). The binary record encoding's record is the same without
+/// that byte (what `RecordWireWriter` writes for it).
+package struct RawChangedRecord: Sendable {
+    /// The entry's bytes.
+    let entry: [UInt8]
+    /// Where the name ends (the "no deletion" byte).
+    let nameEnd: Int
+    /// Whether a field holds an asset (the binary encoding carries none).
+    package let containsAsset: Bool
+}
+
 /// A changed record as its change-log entry stores it, read without making a `CKRecord`:
 /// each property is what the `CKRecord` of the same fetch would answer (the record's zone is
 /// the one fetched). A class, so that a batch's writer passing it around retains it once
