@@ -25,7 +25,8 @@ import Testing
             try await b.engine.fetchChanges()
             #expect(
                 b.events == [
-                    "accountChange", "stateUpdate", "willFetchChanges", "fetchedDatabaseChanges", "stateUpdate", "willFetchRecordZoneChanges",
+                    "accountChange", "stateUpdate", "willFetchChanges", "fetchedDatabaseChanges", "stateUpdate",
+                    "willFetchRecordZoneChanges",
                     "fetchedRecordZoneChanges", "stateUpdate", "didFetchRecordZoneChanges", "didFetchChanges",
                 ])
         }

@@ -127,7 +127,8 @@ extension CKSyncEngine {
                 state = SyncEngineStoredState()
                 state.userRecordName = userRecordName
                 return .switchAccounts(
-                    previousUser: CKRecord.ID(recordName: previous), currentUser: CKRecord.ID(recordName: userRecordName))
+                    previousUser: CKRecord.ID(recordName: previous),
+                    currentUser: CKRecord.ID(recordName: userRecordName))
             }
         }
 

@@ -28,7 +28,9 @@ final class SyncEngineNotificationListener: Sendable {
         let wanted = engine.configuredSubscriptionID
         let task = Task { [weak self] in
             let container = database.container
-            let found = await SyncEngineOffPool.run { (try? database.service())?.subscriptionNotifications(of: container) }
+            let found = await SyncEngineOffPool.run {
+                (try? database.service())?.subscriptionNotifications(of: container)
+            }
             guard let notifications = found else { return }
             while !Task.isCancelled {
                 if let subscriptionID = try? await Self.subscription(of: database, wanted: wanted) {
@@ -55,7 +57,9 @@ final class SyncEngineNotificationListener: Sendable {
         wakeup.signal()
         for await notification in notifications {
             let database = (notification as? CKDatabaseNotification)?.databaseScope
-            if notification.subscriptionID == nil || (notification.subscriptionID == subscriptionID && database == scope) {
+            if notification.subscriptionID == nil
+                || (notification.subscriptionID == subscriptionID && database == scope)
+            {
                 wakeup.signal()
             }
         }
