@@ -93,23 +93,24 @@ final class SyncEngineScheduler: Sendable {
     }
 
     /// Fetches when the server has changes the engine has not fetched, and sends what is still
-    /// pending (changes a failed send kept) — unless a backoff is running.
+    /// pending (changes a failed send kept) — unless a backoff is running, or starts with a
+    /// retryable failure of the look or the fetch.
     private func look(_ engine: CKSyncEngine) async {
-        guard tasks.withLock({ $0.backoff.remaining(at: .now) }) == .zero else { return }
+        guard !isBackingOff else { return }
         switch await engine.serverHasUnfetchedChanges() {
         case .failure(let error):
             noteOutcome(error)
-            return
+            if isBackingOff { return }
         case .success(false):
-            break
+            listenIfRemote(engine)
         case .success(true):
+            listenIfRemote(engine)
             let fetched = await CKSyncEngine.attempt { try await engine.performFetch(.init(), reason: .scheduled) }
             if case .failure(let error) = fetched {
                 noteOutcome(CKSyncEngine.ckError(error))
-                return
+                if isBackingOff { return }
             }
         }
-        listenIfRemote(engine)
         if !engine.state.pendingRecordZoneChanges.isEmpty || !engine.state.pendingDatabaseChanges.isEmpty {
             await send(engine)
         } else {
@@ -124,6 +125,9 @@ final class SyncEngineScheduler: Sendable {
         case .failure(let error): noteOutcome(CKSyncEngine.ckError(error))
         }
     }
+
+    /// Whether scheduled syncs wait for a backoff to end.
+    private var isBackingOff: Bool { tasks.withLock { $0.backoff.remaining(at: .now) } > .zero }
 
     /// Starts or ends a backoff after a scheduled sync that failed with `error` (`nil`: none).
     private func noteOutcome(_ error: CKError?) {
