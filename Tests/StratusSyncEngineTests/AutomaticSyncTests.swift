@@ -4,7 +4,8 @@ import Testing
 
 /// Automatic sync: with no `fetchChanges` / `sendChanges` call, a change made on one device —
 /// or written by another handle on the store — reaches the other device (decision 0017.7:
-/// a send 200 ms after the change, a look at the change log every 500 ms).
+/// a send 200 ms after the change; a look at the change log when another handle of the store
+/// commits, and every 500 ms). The printed figures are in `Docs/SyncEngine.md`.
 @Suite struct AutomaticSyncTests {
     @Test(arguments: SyncBackend.allCases)
     func aChangeOnOneDeviceAppearsOnTheOtherWithoutSyncCalls(_ backend: SyncBackend) async throws {

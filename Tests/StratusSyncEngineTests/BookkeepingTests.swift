@@ -12,8 +12,10 @@ import Testing
             a.write("n1", "one")
             a.clearEvents()
             try await a.engine.sendChanges()
+            // A first start signs in before the first sync, with the state after it.
+            #expect(Array(a.events.prefix(2)) == ["accountChange", "stateUpdate"])
             // The state update for the changes added above comes before the send or after it.
-            let send = Array(a.events.drop { $0 == "stateUpdate" })
+            let send = Array(a.events.dropFirst(2).drop { $0 == "stateUpdate" })
             let end = try #require(send.firstIndex(of: "didSendChanges"))
             #expect(
                 Array(send[...end]) == [
@@ -23,7 +25,8 @@ import Testing
             try await b.engine.fetchChanges()
             #expect(
                 b.events == [
-                    "willFetchChanges", "fetchedDatabaseChanges", "stateUpdate", "willFetchRecordZoneChanges",
+                    "accountChange", "stateUpdate", "willFetchChanges", "fetchedDatabaseChanges", "stateUpdate",
+                    "willFetchRecordZoneChanges",
                     "fetchedRecordZoneChanges", "stateUpdate", "didFetchRecordZoneChanges", "didFetchChanges",
                 ])
         }

@@ -18,6 +18,7 @@ final class Device: CKSyncEngineDelegate, Sendable {
         var pendingAtSentEvents: [[CKSyncEngine.PendingRecordZoneChange]] = []
         var editAfterNextBatch: (note: String, text: String)?
         var failedSaveCodes: [CKError.Code] = []
+        var accountChanges: [String] = []
     }
 
     let name: String
@@ -30,10 +31,11 @@ final class Device: CKSyncEngineDelegate, Sendable {
     }
 
     /// Starts an engine on `database` from the last persisted serialization.
-    func start(_ database: CKDatabase, automaticallySync: Bool = false) {
+    func start(_ database: CKDatabase, automaticallySync: Bool = false, subscriptionID: CKSubscription.ID? = nil) {
         var configuration = CKSyncEngine.Configuration(
             database: database, stateSerialization: model.withLock { $0.serialization }, delegate: self)
         configuration.automaticallySync = automaticallySync
+        configuration.subscriptionID = subscriptionID
         let engine = CKSyncEngine(configuration)
         engineBox.withLock { $0 = engine }
     }
@@ -53,6 +55,8 @@ final class Device: CKSyncEngineDelegate, Sendable {
     }
     var pendingAtSentEvents: [[CKSyncEngine.PendingRecordZoneChange]] { model.withLock { $0.pendingAtSentEvents } }
     var failedSaveCodes: [CKError.Code] { model.withLock { $0.failedSaveCodes } }
+    /// The account changes posted, as `signIn(user)` or `switchAccounts(previous→current)`.
+    var accountChanges: [String] { model.withLock { $0.accountChanges } }
 
     /// Stops keeping state updates (a process about to crash), or starts again.
     func persistStateUpdates(_ persist: Bool) {
@@ -104,6 +108,18 @@ final class Device: CKSyncEngineDelegate, Sendable {
         switch event {
         case .stateUpdate(let update):
             model.withLock { if $0.persistsState { $0.serialization = update.stateSerialization } }
+        case .accountChange(let change):
+            model.withLock { model in
+                switch change.changeType {
+                case .signIn(let user): model.accountChanges.append("signIn(\(user.recordName))")
+                case .signOut(let user): model.accountChanges.append("signOut(\(user.recordName))")
+                case .switchAccounts(let previous, let current):
+                    // Apple's sample drops the previous account's local data.
+                    model.notes = [:]
+                    model.systemFields = [:]
+                    model.accountChanges.append("switchAccounts(\(previous.recordName)→\(current.recordName))")
+                }
+            }
         case .fetchedDatabaseChanges(let changes):
             if changes.deletions.contains(where: { $0.zoneID == zoneID }) {
                 model.withLock {

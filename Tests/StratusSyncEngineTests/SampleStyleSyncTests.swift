@@ -46,9 +46,18 @@ actor SampleSyncedDatabase: CKSyncEngineDelegate {
         case .stateUpdate(let event):
             stateSerialization = event.stateSerialization
         case .accountChange(let event):
+            // As Apple's sample: keep and upload again the local data on a sign-in, delete it
+            // when the account went away or changed.
             switch event.changeType {
-            case .signIn, .switchAccounts: contacts = [:]
-            case .signOut: contacts = [:]
+            case .signIn:
+                let saves: [CKSyncEngine.PendingRecordZoneChange] = contacts.keys.map {
+                    .saveRecord(CKRecord.ID(recordName: $0, zoneID: zoneID))
+                }
+                if !saves.isEmpty {
+                    syncEngine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zoneID))])
+                    syncEngine.state.add(pendingRecordZoneChanges: saves)
+                }
+            case .switchAccounts, .signOut: contacts = [:]
             @unknown default: break
             }
         case .fetchedDatabaseChanges(let event):

@@ -72,6 +72,12 @@ package protocol DatabaseService: Sendable {
     /// one bounds each of its requests by it when shorter than its own timeout (decision 0016,
     /// step 5). By default the service itself: a local engine makes no requests.
     func boundingRequests(to seconds: TimeInterval) -> any DatabaseService
+
+    /// The notifications of the user's subscriptions as the server commits them, read with a
+    /// courier token of their own, for a sync engine's automatic sync (decision 0017.7); the
+    /// stream ends when the server refuses the credentials, or when its consumer stops. `nil`
+    /// (the default) for a local engine, which keeps no notification log.
+    func subscriptionNotifications(of container: CKContainer) -> AsyncStream<CKNotification>?
 }
 
 extension DatabaseService {
@@ -81,6 +87,8 @@ extension DatabaseService {
     package var remoteJournal: (any RemoteLongLivedJournal)? { nil }
     /// No requests to bound.
     package func boundingRequests(to seconds: TimeInterval) -> any DatabaseService { self }
+    /// No notifications.
+    package func subscriptionNotifications(of container: CKContainer) -> AsyncStream<CKNotification>? { nil }
 }
 
 extension DatabaseContext: DatabaseService {

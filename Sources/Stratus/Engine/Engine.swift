@@ -26,6 +26,10 @@ package final class Engine: Sendable {
     /// long-lived operation journal alone: a zone-changes read-ahead taken after one is read
     /// again (decision 0009).
     let writeGeneration: WriteGeneration
+    /// Told after each committed ``write(_:)`` through any engine of this process on the same
+    /// store, with ``writeGeneration`` naming the handle (a sync engine's change signal,
+    /// decision 0017.7).
+    let changeSignal: StoreChangeSignal
     /// Where the engine logs (`Docs/Logging.md`): operations, retried writes, read-ahead.
     let logger: Logger
     /// Told, after a commit, which notification logs it appended to (decision 0014.6).
@@ -73,6 +77,7 @@ package final class Engine: Sendable {
         }
         storeID = Array(meta[1..<17])
         macKey = Array(meta[17..<49])
+        changeSignal = StoreChangeSignal.shared(storeID: storeID)
     }
 
     /// Sets what is told, after each commit that appended notification entries, the numbers of
@@ -97,7 +102,9 @@ package final class Engine: Sendable {
     /// Runs a write body, again on a serialization conflict, and maps failures to `CKError`.
     func write<T>(_ body: (any BackendWriteTransaction) throws -> T) throws -> T {
         defer { writeGeneration.advance() }
-        return try writeLeavingGeneration(body)
+        let result = try writeLeavingGeneration(body)
+        changeSignal.send(origin: ObjectIdentifier(writeGeneration))
+        return result
     }
 
     /// Runs a write body that changes only the long-lived operation journal, like

@@ -14,9 +14,10 @@ extension CKSyncEngine {
         /// are added, a fetch when the database changes (`Docs/SyncEngine.md` gives the delays).
         /// `true` by default.
         public var automaticallySync: Bool = true
-        /// The identifier of the database subscription the engine would use. Stratus's engine
-        /// learns of changes without one on embedded containers and creates none
-        /// (`Docs/SyncEngine.md`).
+        /// The identifier of the database subscription the engine uses to learn of changes on
+        /// the server; `nil` (the default) to use an existing `CKDatabaseSubscription` of the
+        /// database or create one. Used on remote containers only: an embedded engine learns of
+        /// changes from the store and creates no subscription (`Docs/SyncEngine.md`).
         public var subscriptionID: CKSubscription.ID?
 
         /// Creates a configuration for the specified database and serialized state.

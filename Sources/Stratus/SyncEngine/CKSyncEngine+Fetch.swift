@@ -7,6 +7,7 @@ extension CKSyncEngine {
         let generation = cancellationGeneration
         try await gate.run {
             try checkCancelled(since: generation)
+            try await checkAccount()
             let asked = FetchChangesContext(reason: reason, options: requested)
             let options = await delegate?.nextFetchChangesOptions(asked, syncEngine: self) ?? requested
             let context = FetchChangesContext(reason: reason, options: options)

@@ -10,26 +10,40 @@ extension CKSyncEngine {
 
     /// Sends the pending zone changes, then asks the delegate for batches of record changes until
     /// it has none or a batch makes no progress, posting the events in order. A pending change is
-    /// removed only once the server reports its outcome.
-    func performSend(_ options: CKSyncEngine.SendChangesOptions, reason: CKSyncEngine.SyncReason) async throws {
+    /// removed only once the server reports its outcome. Returns a retryable error a change
+    /// failed with (automatic sync waits before sending again), or `nil`.
+    @discardableResult
+    func performSend(
+        _ options: CKSyncEngine.SendChangesOptions, reason: CKSyncEngine.SyncReason
+    ) async throws -> CKError? {
         let generation = cancellationGeneration
-        try await gate.run {
+        return try await gate.run { () async throws -> CKError? in
             try checkCancelled(since: generation)
+            try await checkAccount()
             let zoneChanges = state.pendingDatabaseChanges.filter { options.scope.contains($0) }
             let recordChanges = state.pendingRecordZoneChanges.filter { options.scope.contains($0) }
-            guard !zoneChanges.isEmpty || !recordChanges.isEmpty || state.hasPendingUntrackedChanges else { return }
+            guard !zoneChanges.isEmpty || !recordChanges.isEmpty || state.hasPendingUntrackedChanges else {
+                return nil
+            }
             let context = SendChangesContext(reason: reason, options: options)
             await post(.willSendChanges(.init(context: context)))
+            var retryable: CKError?
             if !zoneChanges.isEmpty {
-                try await sendZoneChanges(zoneChanges, generation: generation)
+                retryable = try await sendZoneChanges(zoneChanges, generation: generation)
             }
-            try await sendRecordBatches(context, generation: generation)
+            if let failure = try await sendRecordBatches(context, generation: generation) {
+                retryable = Self.longerWait(retryable, failure)
+            }
             await post(.didSendChanges(.init(context: context)))
+            return retryable
         }
     }
 
-    /// Saves and deletes the pending zones in one request.
-    private func sendZoneChanges(_ changes: [CKSyncEngine.PendingDatabaseChange], generation: Int) async throws {
+    /// Saves and deletes the pending zones in one request; returns a retryable error a zone
+    /// failed with.
+    private func sendZoneChanges(
+        _ changes: [CKSyncEngine.PendingDatabaseChange], generation: Int
+    ) async throws -> CKError? {
         try checkCancelled(since: generation)
         var saves: [CKRecordZone] = []
         var deletes: [CKRecordZone.ID] = []
@@ -44,6 +58,7 @@ extension CKSyncEngine {
         var deleted: [CKRecordZone.ID] = []
         var failedDeletes: [CKRecordZone.ID: CKError] = [:]
         var done: [CKSyncEngine.PendingDatabaseChange] = []
+        var retryable: CKError?
         for zone in saves {
             switch results.saveResults[zone.zoneID] ?? .failure(CKError(.internalError)) {
             case .success(let saved):
@@ -52,7 +67,11 @@ extension CKSyncEngine {
             case .failure(let error):
                 let error = Self.ckError(error)
                 event.failed.append(.init(zone: zone, error: error))
-                if !Self.retryableCodes.contains(error.code) { done.append(.saveZone(zone)) }
+                if Self.retryableCodes.contains(error.code) {
+                    retryable = Self.longerWait(retryable, error)
+                } else {
+                    done.append(.saveZone(zone))
+                }
             }
         }
         for zoneID in deletes {
@@ -64,7 +83,11 @@ extension CKSyncEngine {
             case .failure(let error):
                 let error = Self.ckError(error)
                 failedDeletes[zoneID] = error
-                if !Self.retryableCodes.contains(error.code) { done.append(.deleteZone(zoneID)) }
+                if Self.retryableCodes.contains(error.code) {
+                    retryable = Self.longerWait(retryable, error)
+                } else {
+                    done.append(.deleteZone(zoneID))
+                }
             }
         }
         state.remove(pendingDatabaseChanges: done)
@@ -74,25 +97,30 @@ extension CKSyncEngine {
                     savedZones: event.saved, failedZoneSaves: event.failed, deletedZoneIDs: deleted,
                     failedZoneDeletes: failedDeletes)))
         await postStateUpdate()
+        return retryable
     }
 
-    /// Asks for and sends batches until the delegate has none, or a batch changed nothing.
-    private func sendRecordBatches(_ context: CKSyncEngine.SendChangesContext, generation: Int) async throws {
+    /// Asks for and sends batches until the delegate has none, or a batch changed nothing;
+    /// returns a retryable error a change failed with.
+    private func sendRecordBatches(
+        _ context: CKSyncEngine.SendChangesContext, generation: Int
+    ) async throws -> CKError? {
+        var retryable: CKError?
         while true {
             try checkCancelled(since: generation)
             let counts = state.additionCounts
             guard let delegate, let batch = await delegate.nextRecordZoneChangeBatch(context, syncEngine: self),
                 !batch.recordsToSave.isEmpty || !batch.recordIDsToDelete.isEmpty
-            else { return }
+            else { return retryable }
             var progressed = false
             for part in Self.requests(of: batch) {
                 try checkCancelled(since: generation)
-                progressed =
-                    await send(
-                        part, atomically: batch.atomicByZone, group: context.options.operationGroup, counts: counts)
-                    || progressed
+                let sent = await send(
+                    part, atomically: batch.atomicByZone, group: context.options.operationGroup, counts: counts)
+                progressed = sent.progressed || progressed
+                if let failure = sent.retryable { retryable = Self.longerWait(retryable, failure) }
             }
-            if !progressed { return }
+            if !progressed { return retryable }
         }
     }
 

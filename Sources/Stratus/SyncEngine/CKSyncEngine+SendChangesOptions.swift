@@ -6,10 +6,11 @@ extension CKSyncEngine {
         /// The operation group of the underlying CloudKit operations.
         public var operationGroup: CKOperationGroup
 
-        /// Options that send the pending changes in `scope`.
-        public init(scope: CKSyncEngine.SendChangesOptions.Scope = .all) {
+        /// Options that send the pending changes in `scope`, with the underlying operations in
+        /// `operationGroup` (a new group when `nil`).
+        public init(scope: CKSyncEngine.SendChangesOptions.Scope = .all, operationGroup: CKOperationGroup? = nil) {
             self.scope = scope
-            self.operationGroup = CKOperationGroup()
+            self.operationGroup = operationGroup ?? CKOperationGroup()
         }
 
         /// A textual description of the options, for logs.

@@ -114,6 +114,24 @@ extension CKSyncEngine {
             onPendingChange.withLock { $0 }?()
         }
 
+        /// Makes `userRecordName` the state's user; returns the account change to post: a sign-in
+        /// when no user was remembered, a switch — after dropping the previous user's tokens,
+        /// zones to fetch and pending changes — when another one was; `nil` for the same user.
+        func adoptUser(_ userRecordName: String) -> CKSyncEngine.Event.AccountChange.ChangeType? {
+            stored.withLock { state in
+                guard let previous = state.userRecordName else {
+                    state.userRecordName = userRecordName
+                    return .signIn(currentUser: CKRecord.ID(recordName: userRecordName))
+                }
+                guard previous != userRecordName else { return nil }
+                state = SyncEngineStoredState()
+                state.userRecordName = userRecordName
+                return .switchAccounts(
+                    previousUser: CKRecord.ID(recordName: previous),
+                    currentUser: CKRecord.ID(recordName: userRecordName))
+            }
+        }
+
         /// The database change token the next fetch continues from.
         var databaseToken: CKServerChangeToken? {
             get { stored.withLock { $0.databaseToken } }

@@ -17,15 +17,20 @@ public final class CKSyncEngine: Sendable {
     private let delegateBox: Mutex<WeakDelegate>
     let gate = SyncEngineGate()
     let cancellation = Atomic<Int>(0)
+    /// Whether the account was compared with the state's user (``checkAccount()``).
+    let accountChecked = Atomic<Bool>(false)
     /// Whether a state update for added pending changes is on its way.
     private let stateUpdateDue = Atomic<Bool>(false)
     let scheduler: Mutex<SyncEngineScheduler?> = Mutex(nil)
+    /// The database subscription the configuration names, if any.
+    let configuredSubscriptionID: CKSubscription.ID?
 
     /// Creates a sync engine with the specified configuration. With `automaticallySync`, it
     /// starts sending and fetching by itself.
     public init(_ configuration: CKSyncEngine.Configuration) {
         database = configuration.database
         state = State(configuration.stateSerialization)
+        configuredSubscriptionID = configuration.subscriptionID
         delegateBox = Mutex(WeakDelegate(value: configuration.delegate))
         let scheduler = configuration.automaticallySync ? SyncEngineScheduler() : nil
         self.scheduler.withLock { $0 = scheduler }

@@ -62,12 +62,15 @@ struct SyncEngineStoredState: Codable, Sendable, Equatable {
     var pendingRecordZoneChanges: [RecordChange] = []
     var pendingDatabaseChanges: [DatabaseChange] = []
     var hasPendingUntrackedChanges = false
+    /// The record name of the user the state was synced for (`nil` before the first sync, and
+    /// in states written before it was kept).
+    var userRecordName: String?
     /// How many times each pending record change was added in this process (not persisted):
     /// a change added again while it was being sent stays pending.
     var additions: [RecordChange: Int] = [:]
 
     private enum CodingKeys: String, CodingKey {
         case version, databaseToken, zoneTokens, zonesWithUnfetchedChanges, pendingRecordZoneChanges
-        case pendingDatabaseChanges, hasPendingUntrackedChanges
+        case pendingDatabaseChanges, hasPendingUntrackedChanges, userRecordName
     }
 }
