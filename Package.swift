@@ -66,13 +66,13 @@ let package = Package(
         // The CloudKit API and the operation engine.
         .target(
             name: "Stratus",
-            dependencies: ["StratusBackend", "StratusPredicate"],
+            dependencies: ["StratusBackend", "StratusPredicate", "StratusSchema"],
             swiftSettings: strictSettings
         ),
         // The conformance suite, as a library: no XCTest, no Swift Testing.
         .target(
             name: "StratusConformance",
-            dependencies: ["Stratus", "StratusBackend"],
+            dependencies: ["Stratus", "StratusBackend", "StratusSchema"],
             swiftSettings: strictSettings
         ),
         // Backends.
