@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Stratus
+import StratusSchema
+
+/// `stratus schema import <file> [--production]`: cktool's `import-schema`.
+struct SchemaImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Replace a container environment's schema with a CloudKit Schema Language file.",
+        discussion: """
+            The file becomes the schema of --container in --environment (or --production), shared by that \
+            environment's public, private and shared databases and every user. As CloudKit does, the file is \
+            checked against the production schema in either environment: a record type or field production \
+            has and the file leaves out, or a field whose type changes, refuses the whole import, each printed \
+            as `error: <file>: <change>` (exit 65). Accepted, the changes are listed, and the indexes the \
+            schema declares are built for the records already saved, in bounded batches (writers wait at most \
+            one batch). Only a local backend: with --server the command fails.
+            """)
+
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: ArgumentHelp("The schema file, or - for standard input.", valueName: "file"))
+    var file: String
+    @Flag(help: "Import into the production environment (the same as --environment production).")
+    var production = false
+
+    func run() async throws {
+        let schema = try SchemaFile.parse(file)
+        var options = self.options
+        if production { options.environment = .production }
+        let environment = options.environment ?? .development
+        try await Session.with(options) { session in
+            guard session.server == nil else {
+                throw CLIError("schema import needs a local backend; stratusd does not serve schema changes yet")
+            }
+            let context = try session.database.context()
+            let changes: [SchemaChange]
+            do {
+                changes = try context.importSchema(schema)
+            } catch let error as CKError where error.code == .invalidArguments {
+                let message = error.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error)"
+                for line in message.split(separator: "\n") {
+                    Output.error("\(SchemaFile.name(file)): \(line)")
+                }
+                throw ExitCode(CLIError.dataError)
+            }
+            let target = "\(session.settings.containerIdentifier) (\(environment.rawValue))"
+            Output.line("imported \(SchemaFile.summary(of: schema)) into \(target)")
+            Output.line("changes:" + (changes.isEmpty ? " none" : ""))
+            for change in changes { Output.line("  \(change.message)") }
+            let built = try context.buildDeclaredIndexes()
+            Output.line("indexes built for existing records: \(built)")
+        }
+    }
+}
