@@ -154,7 +154,7 @@ let package = Package(
         .target(
             name: "StratusServer",
             dependencies: [
-                "Stratus", "StratusBackend", "StratusWebServices", "StratusCMalloc",
+                "Stratus", "StratusBackend", "StratusWebServices", "StratusCMalloc", "StratusSchema",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -235,7 +235,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusTests",
-            dependencies: ["Stratus", "StratusInMemory", "StratusTestSupport"],
+            dependencies: ["Stratus", "StratusInMemory", "StratusTestSupport", "StratusSchema"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -253,7 +253,7 @@ let package = Package(
             dependencies: [
                 "Stratus", "StratusSQLite", "StratusConformance", "StratusTestSupport", "StratusTestProbe",
                 // NamespaceTests run on every backend.
-                "StratusLMDB", "StratusPostgreSQL",
+                "StratusLMDB", "StratusPostgreSQL", "StratusSchema",
             ],
             swiftSettings: strictSettings
         ),

@@ -10,6 +10,7 @@ enum SchemaCases {
         [
             developmentAddsTypesAndFieldsJustInTime, productionRefusesWhatTheSchemaLacks,
             productionQueriesNeedDeclaredIndexes, productionIndexesAnswerLikeTheScan,
+            importedIndexesAreBuiltForExistingRecords,
         ]
     }
 
@@ -191,5 +192,48 @@ enum SchemaCases {
             try context.expectEqual(
                 Reads.names(answered), Reads.names(scanned), "production's matches of \(format) are development's")
         }
+    }
+
+    static let importedIndexesAreBuiltForExistingRecords = ConformanceCase(
+        "schema.importedIndexesAreBuiltForExistingRecords",
+        "An index added to a production schema that already has records is built for them, in batches; queries on the field answer the same before, during and after the build."
+    ) { context in
+        let unindexed = """
+            DEFINE SCHEMA
+                RECORD TYPE Item (k INT64, title STRING);
+            """
+        try context.importSchema(unindexed, environment: .production)
+        let db = try context.container(environment: .production).privateCloudDatabase
+        context.step("save 600 Items in production, without any index on k")
+        let records = (0..<600).map { makeRecord("i\($0)", zone: .default, ["k": $0 % 9, "title": "t\($0 % 4)"]) }
+        for start in stride(from: 0, to: records.count, by: 200) {
+            _ = try Ops.saveAll(db, Array(records[start..<start + 200]), in: context)
+        }
+        let query = CKQuery(recordType: "Item", predicate: NSPredicate(format: "k == 3"))
+        try expectInvalid(
+            Ops.query(db, query).error, mentioning: ["Field 'k' is not marked queryable"], "k == 3", in: context)
+        context.step("add QUERYABLE SORTABLE to k and QUERYABLE to title")
+        try context.importSchema(
+            "DEFINE SCHEMA RECORD TYPE Item (k INT64 QUERYABLE SORTABLE, title STRING QUERYABLE);",
+            environment: .production)
+        let expected = (0..<600).filter { $0 % 9 == 3 }.map { "i\($0)" }.sorted()
+        func check(_ when: String) throws {
+            let found = try Reads.allPages(db, query, limit: 25, in: context).flatMap { $0 }
+            try context.expectEqual(Reads.names(found), expected, "matches of k == 3 \(when)")
+            let sorted = CKQuery(recordType: "Item", predicate: NSPredicate(format: "title == 't1'"))
+            sorted.sortDescriptors = [NSSortDescriptor(key: "k", ascending: false)]
+            let ks = try Reads.allPages(db, sorted, limit: 40, in: context).flatMap { $0 }.map { $0["k"] as? Int ?? -1 }
+            try context.expectEqual(ks.count, 150, "matches of title == 't1' \(when)")
+            try context.expectEqual(ks, ks.sorted(by: >), "title == 't1' sorted by k descending \(when)")
+        }
+        try check("before the build")
+        context.step("build the declared indexes, as `stratus schema import` does")
+        let built = try context.must("the declared indexes build") {
+            try Engine(backend: try context.open()).buildDeclaredIndexes(
+                SchemaScope(container: "iCloud.conformance", environment: .production))
+        }
+        try context.expect(
+            built <= 3, "at most k's value index and title's value and match indexes are built", actual: "\(built)")
+        try check("after the build")
     }
 }
