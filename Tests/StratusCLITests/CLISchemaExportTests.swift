@@ -52,6 +52,6 @@ struct CLISchemaExportTests {
             ["schema", "export", "--server", "http://127.0.0.1:9", "--credentials-file", "credentials.json"],
             in: workspace.directory)
         #expect(outcome.status != 0)
-        #expect(outcome.errorOutput.contains("stratusd does not serve one"), "\(outcome.errorOutput)")
+        #expect(outcome.errorOutput.contains("on a local backend only"), "\(outcome.errorOutput)")
     }
 }

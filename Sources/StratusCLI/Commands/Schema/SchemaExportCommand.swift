@@ -23,8 +23,7 @@ struct SchemaExportCommand: AsyncParsableCommand {
     func run() async throws {
         let schema = try await Session.with(options) { session -> CloudKitSchema in
             guard session.server == nil else {
-                throw CLIError(
-                    "schema export reads a local backend's schema; stratusd does not serve one (no --server)")
+                throw CLIError(SchemaFile.localOnly)
             }
             let context = try session.database.context()
             let stored = try context.environmentSchema()

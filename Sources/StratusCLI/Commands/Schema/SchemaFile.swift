@@ -33,6 +33,11 @@ enum SchemaFile {
         }
     }
 
+    /// Why the schema verbs refuse `--server`.
+    static let localOnly =
+        "the tool reads and changes schemas on a local backend only (--backend); stratusd serves them to a "
+        + "server-to-server key at /database/1/{container}/{environment}/public/schema (decision 0020.9)"
+
     /// How messages name the file.
     static func name(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 

@@ -31,7 +31,7 @@ struct SchemaImportCommand: AsyncParsableCommand {
         let environment = options.environment ?? .development
         try await Session.with(options) { session in
             guard session.server == nil else {
-                throw CLIError("schema import needs a local backend; stratusd does not serve schema changes yet")
+                throw CLIError(SchemaFile.localOnly)
             }
             let context = try session.database.context()
             let changes: [SchemaChange]

@@ -24,7 +24,7 @@ struct SchemaResetCommand: AsyncParsableCommand {
         }
         try await Session.with(options) { session in
             guard session.server == nil else {
-                throw CLIError("schema reset needs a local backend; stratusd does not serve schema changes yet")
+                throw CLIError(SchemaFile.localOnly)
             }
             try session.database.context().resetSchema()
             Output.line(
