@@ -220,6 +220,8 @@ let package = Package(
             name: "StratusCLITests",
             dependencies: [
                 "StratusCLI", "Stratus", "StratusConformance", "StratusSQLite", "StratusTestSupport", "stratusd",
+                // The schema verbs through stratusd sign with a server-to-server key.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

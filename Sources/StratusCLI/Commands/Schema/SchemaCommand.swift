@@ -11,7 +11,8 @@ struct SchemaCommand: AsyncParsableCommand {
             Docs/SchemaLanguage.md. A container has one schema per environment (--environment development or \
             production), shared by its databases: `export` prints it, `import` replaces it (additive changes only \
             against production), `reset` brings development back to production's schema and deletes \
-            development's data.
+            development's data. On a local backend, or with --server through stratusd's schema endpoints, \
+            which take a server-to-server key.
             """,
         subcommands: [
             SchemaValidateCommand.self, SchemaExportCommand.self, SchemaImportCommand.self, SchemaResetCommand.self,

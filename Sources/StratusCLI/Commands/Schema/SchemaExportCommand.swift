@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stratus
+import StratusRemote
 import StratusSchema
 
 /// `stratus schema export`: a database's just-in-time schema in the CloudKit Schema Language.
@@ -13,7 +14,7 @@ struct SchemaExportCommand: AsyncParsableCommand {
             it: what was imported, and in development every record type and field saves added, each with the \
             indexes CloudKit's development environment gives it (see Docs/SchemaLanguage.md). A number field \
             is NUMBER; a field that has only held empty lists has no known type and is left out (listed on \
-            standard error). Only a local backend has this schema: with --server the command fails.
+            standard error). With --server, through stratusd's schema endpoint, which takes a server-to-server key.
             """)
 
     @OptionGroup var options: GlobalOptions
@@ -22,8 +23,12 @@ struct SchemaExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let schema = try await Session.with(options) { session -> CloudKitSchema in
-            guard session.server == nil else {
-                throw CLIError(SchemaFile.localOnly)
+            if let server = session.server {
+                let text = try RemoteSchemaClient(
+                    server: server, containerIdentifier: session.settings.containerIdentifier
+                )
+                .export()
+                return try SchemaFile.parse(text: text, named: "the server's schema")
             }
             let context = try session.database.context()
             let stored = try context.environmentSchema()

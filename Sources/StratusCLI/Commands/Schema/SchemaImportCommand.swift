@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stratus
+import StratusRemote
 import StratusSchema
 
 /// `stratus schema import <file> [--production]`: cktool's `import-schema`.
@@ -15,7 +16,7 @@ struct SchemaImportCommand: AsyncParsableCommand {
             has and the file leaves out, or a field whose type changes, refuses the whole import, each printed \
             as `error: <file>: <change>` (exit 65). Accepted, the changes are listed, and the indexes the \
             schema declares are built for the records already saved, in bounded batches (writers wait at most \
-            one batch). Only a local backend: with --server the command fails.
+            one batch). With --server, through stratusd's schema endpoint, which takes a server-to-server key.
             """)
 
     @OptionGroup var options: GlobalOptions
@@ -30,26 +31,34 @@ struct SchemaImportCommand: AsyncParsableCommand {
         if production { options.environment = .production }
         let environment = options.environment ?? .development
         try await Session.with(options) { session in
-            guard session.server == nil else {
-                throw CLIError(SchemaFile.localOnly)
-            }
-            let context = try session.database.context()
-            let changes: [SchemaChange]
-            do {
-                changes = try context.importSchema(schema)
-            } catch let error as CKError where error.code == .invalidArguments {
+            switch Result(catching: { try Self.perform(schema, session) }) {
+            case .success(let (changes, built)):
+                let target = "\(session.settings.containerIdentifier) (\(environment.rawValue))"
+                Output.line("imported \(SchemaFile.summary(of: schema)) into \(target)")
+                Output.line("changes:" + (changes.isEmpty ? " none" : ""))
+                for change in changes { Output.line("  \(change)") }
+                Output.line("indexes built for existing records: \(built)")
+            case .failure(let error as CKError) where error.code == .invalidArguments:
                 let message = error.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error)"
-                for line in message.split(separator: "\n") {
-                    Output.error("\(SchemaFile.name(file)): \(line)")
-                }
+                for line in message.split(separator: "\n") { Output.error("\(SchemaFile.name(file)): \(line)") }
                 throw ExitCode(CLIError.dataError)
+            case .failure(let error):
+                throw error
             }
-            let target = "\(session.settings.containerIdentifier) (\(environment.rawValue))"
-            Output.line("imported \(SchemaFile.summary(of: schema)) into \(target)")
-            Output.line("changes:" + (changes.isEmpty ? " none" : ""))
-            for change in changes { Output.line("  \(change.message)") }
-            let built = try context.buildDeclaredIndexes()
-            Output.line("indexes built for existing records: \(built)")
         }
+    }
+
+    /// Imports `schema` into the session's container environment — a local backend's, or
+    /// stratusd's through its schema endpoint — and builds the declared indexes; the changes'
+    /// messages and how many indexes were built.
+    static func perform(_ schema: CloudKitSchema, _ session: Session) throws -> ([String], Int) {
+        if let server = session.server {
+            let client = RemoteSchemaClient(server: server, containerIdentifier: session.settings.containerIdentifier)
+            let answer = try client.importSchema(schema.text)
+            return (answer.changes, answer.indexesBuilt)
+        }
+        let context = try session.database.context()
+        let changes = try context.importSchema(schema).map(\.message)
+        return (changes, try context.buildDeclaredIndexes())
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stratus
+import StratusRemote
 
 /// `stratus schema reset`: cktool's `reset-schema`.
 struct SchemaResetCommand: AsyncParsableCommand {
@@ -11,7 +12,8 @@ struct SchemaResetCommand: AsyncParsableCommand {
             The development schema of --container becomes its production schema (empty if nothing was \
             imported into production), and every record, zone and subscription of its development databases \
             — the local container's and every stratusd user's — is deleted, as cktool's reset-schema does. \
-            Refused for production (--environment production). Only a local backend.
+            Refused for production (--environment production). With --server, through stratusd's schema \
+            endpoint, which takes a server-to-server key.
             """)
 
     @OptionGroup var options: GlobalOptions
@@ -23,10 +25,12 @@ struct SchemaResetCommand: AsyncParsableCommand {
                 exitCode: CLIError.usage)
         }
         try await Session.with(options) { session in
-            guard session.server == nil else {
-                throw CLIError(SchemaFile.localOnly)
+            if let server = session.server {
+                try RemoteSchemaClient(server: server, containerIdentifier: session.settings.containerIdentifier)
+                    .reset()
+            } else {
+                try session.database.context().resetSchema()
             }
-            try session.database.context().resetSchema()
             Output.line(
                 "reset \(session.settings.containerIdentifier) (development): production's schema, development data deleted"
             )
