@@ -35,7 +35,8 @@ struct EnvironmentSchemaTests {
         let database = try engine.database(namespace: Self.production, scope: .public)
         try database.importSchema(
             try CloudKitSchema.parse(
-                "DEFINE SCHEMA RECORD TYPE Item (k INT64 QUERYABLE SORTABLE, title STRING QUERYABLE, note STRING);"))
+                "DEFINE SCHEMA RECORD TYPE Item (k INT64 QUERYABLE SORTABLE, title STRING QUERYABLE SEARCHABLE, note STRING);"
+            ))
         try Self.save(Self.items(3), in: database)
         let row = try #require(try engine.read { try database.loadRecordType("Item", $0) })
         #expect(row.fields["k"]?.isReady(.value) == true)
@@ -43,6 +44,10 @@ struct EnvironmentSchemaTests {
         #expect(row.fields["title"]?.isReady(.value) == true)
         #expect(row.fields["note"]?.isMaintained(.value) == false)
         #expect(row.fields["note"]?.isMaintained(.match) == false)
+        #expect(row.fields["___tokens"]?.isReady(.match) == true, "SEARCHABLE: the type's token index")
+        let search = CKQuery(recordType: "Item", predicate: NSPredicate(format: "self CONTAINS 't1'"))
+        let found = try database.query(search, zoneID: nil, cursor: nil, limit: 0, desiredKeys: nil)
+        #expect(found.records.map(\.recordID.recordName) == ["i1"])
     }
 
     /// After an import declares an index over existing records, a production query that could

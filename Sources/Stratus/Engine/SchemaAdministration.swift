@@ -106,7 +106,8 @@ extension SchemaScope {
 }
 
 extension DatabaseContext {
-    /// Builds the indexes `schema` declares for the record types and fields this database has.
+    /// Builds the indexes `schema` declares for the record types and fields this database has,
+    /// and the token index of a type with a `SEARCHABLE` field.
     func buildDeclaredIndexes(_ schema: CloudKitSchema) throws -> Int {
         var built = 0
         for (typeName, declared) in schema.recordTypes {
@@ -119,6 +120,14 @@ extension DatabaseContext {
                     try buildIndex(recordType: typeName, field: fieldName, index: index)
                     built += 1
                 }
+            }
+            // SEARCHABLE: the type's token index, of every searchable string of its records.
+            let tokens = IndexValue.tokensField
+            if declared.fields.values.contains(where: { $0.indexes.contains(.searchable) }),
+                row.fields[tokens]?.isReady(.match) != true
+            {
+                try buildIndex(recordType: typeName, field: tokens, index: .match)
+                built += 1
             }
         }
         return built

@@ -79,6 +79,7 @@ struct SchemaCache {
         try admitToEnvironment(recordType, added, txn)
         if !context.schemaScope.growsJustInTime, let declared = environment?.recordTypes[recordType] {
             for (name, _) in added { Self.readyDeclaredIndexes(of: name, in: &row, declared: declared.fields[name]) }
+            if existing == nil { Self.readyTokenIndex(in: &row, declared: declared) }
         }
         if existing == nil { row.number = try self.row(recordType, txn).number }
         rows[recordType] = row
@@ -149,6 +150,18 @@ struct SchemaCache {
             }
         }
         row.fields[name] = field
+    }
+
+    /// Makes the token index (`self CONTAINS`) ready in the `row` of a type new to this
+    /// database when the production schema declares a `SEARCHABLE` field of it: no record
+    /// has been saved yet, so it is complete while empty (decision 0020.8).
+    private static func readyTokenIndex(in row: inout RecordTypeRow, declared: SchemaRecordType) {
+        guard declared.fields.values.contains(where: { $0.indexes.contains(.searchable) }) else { return }
+        // The pseudo-field is numbered as an index build numbers it (DatabaseContext+Indexes).
+        var field = RecordTypeRow.Field(number: row.nextFieldNumber, type: .timestamp, indexed: false)
+        field.matchIndex = row.nextFieldNumber + 1
+        row.nextFieldNumber += 2
+        row.fields[IndexValue.tokensField] = field
     }
 
     /// Replaces the cached row (after an index was built).

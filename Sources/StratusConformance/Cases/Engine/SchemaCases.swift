@@ -184,7 +184,9 @@ enum SchemaCases {
         context.step("save 40 Items in each environment")
         _ = try Ops.saveAll(production, records(), in: context)
         _ = try Ops.saveAll(development, records(), in: context)
-        for format in ["k == 3", "k >= 5", "title == 'BETA'", "tags CONTAINS 'red'", "k IN {1, 2}"] {
+        for format in [
+            "k == 3", "k >= 5", "title == 'BETA'", "tags CONTAINS 'red'", "k IN {1, 2}", "self CONTAINS 'beta'",
+        ] {
             context.step(format)
             let query = CKQuery(recordType: "Item", predicate: NSPredicate(format: format))
             let answered = try Reads.allPages(production, query, limit: 6, in: context).flatMap { $0 }
@@ -212,9 +214,9 @@ enum SchemaCases {
         let query = CKQuery(recordType: "Item", predicate: NSPredicate(format: "k == 3"))
         try expectInvalid(
             Ops.query(db, query).error, mentioning: ["Field 'k' is not marked queryable"], "k == 3", in: context)
-        context.step("add QUERYABLE SORTABLE to k and QUERYABLE to title")
+        context.step("add QUERYABLE SORTABLE to k and QUERYABLE SEARCHABLE to title")
         try context.importSchema(
-            "DEFINE SCHEMA RECORD TYPE Item (k INT64 QUERYABLE SORTABLE, title STRING QUERYABLE);",
+            "DEFINE SCHEMA RECORD TYPE Item (k INT64 QUERYABLE SORTABLE, title STRING QUERYABLE SEARCHABLE);",
             environment: .production)
         let expected = (0..<600).filter { $0 % 9 == 3 }.map { "i\($0)" }.sorted()
         func check(_ when: String) throws {
@@ -225,6 +227,9 @@ enum SchemaCases {
             let ks = try Reads.allPages(db, sorted, limit: 40, in: context).flatMap { $0 }.map { $0["k"] as? Int ?? -1 }
             try context.expectEqual(ks.count, 150, "matches of title == 't1' \(when)")
             try context.expectEqual(ks, ks.sorted(by: >), "title == 't1' sorted by k descending \(when)")
+            let search = CKQuery(recordType: "Item", predicate: NSPredicate(format: "self CONTAINS 'T2'"))
+            let words = try Reads.allPages(db, search, limit: 40, in: context).flatMap { $0 }
+            try context.expectEqual(words.count, 150, "matches of self CONTAINS 'T2' \(when)")
         }
         try check("before the build")
         context.step("build the declared indexes, as `stratus schema import` does")
@@ -233,7 +238,8 @@ enum SchemaCases {
                 SchemaScope(container: "iCloud.conformance", environment: .production))
         }
         try context.expect(
-            built <= 3, "at most k's value index and title's value and match indexes are built", actual: "\(built)")
+            built <= 4, "at most k's value index, title's value and match indexes and the token index are built",
+            actual: "\(built)")
         try check("after the build")
     }
 }
