@@ -66,13 +66,13 @@ let package = Package(
         // The CloudKit API and the operation engine.
         .target(
             name: "Stratus",
-            dependencies: ["StratusBackend", "StratusPredicate"],
+            dependencies: ["StratusBackend", "StratusPredicate", "StratusSchema"],
             swiftSettings: strictSettings
         ),
         // The conformance suite, as a library: no XCTest, no Swift Testing.
         .target(
             name: "StratusConformance",
-            dependencies: ["Stratus", "StratusBackend"],
+            dependencies: ["Stratus", "StratusBackend", "StratusSchema"],
             swiftSettings: strictSettings
         ),
         // Backends.
@@ -154,7 +154,7 @@ let package = Package(
         .target(
             name: "StratusServer",
             dependencies: [
-                "Stratus", "StratusBackend", "StratusWebServices", "StratusCMalloc",
+                "Stratus", "StratusBackend", "StratusWebServices", "StratusCMalloc", "StratusSchema",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -220,6 +220,8 @@ let package = Package(
             name: "StratusCLITests",
             dependencies: [
                 "StratusCLI", "Stratus", "StratusConformance", "StratusSQLite", "StratusTestSupport", "stratusd",
+                // The schema verbs through stratusd sign with a server-to-server key.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -235,7 +237,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusTests",
-            dependencies: ["Stratus", "StratusInMemory", "StratusTestSupport"],
+            dependencies: ["Stratus", "StratusInMemory", "StratusTestSupport", "StratusSchema"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -253,7 +255,7 @@ let package = Package(
             dependencies: [
                 "Stratus", "StratusSQLite", "StratusConformance", "StratusTestSupport", "StratusTestProbe",
                 // NamespaceTests run on every backend.
-                "StratusLMDB", "StratusPostgreSQL",
+                "StratusLMDB", "StratusPostgreSQL", "StratusSchema",
             ],
             swiftSettings: strictSettings
         ),

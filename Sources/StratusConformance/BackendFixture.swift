@@ -39,6 +39,10 @@ public protocol ContainerStorage: FixtureStorage {
     /// make it: every container of one case shares the user, and so the private database.
     func container(identifier: String) throws -> CKContainer
 
+    /// A new container with `identifier` in `environment` (decision 0020), as
+    /// ``container(identifier:)`` makes it in development.
+    func container(identifier: String, environment: CKContainer.Environment) throws -> CKContainer
+
     /// Stops what serves the storage. Called once after the case, before
     /// ``FixtureStorage/destroy()``.
     func stop() async

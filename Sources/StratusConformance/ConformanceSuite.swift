@@ -7,7 +7,7 @@ public enum ConformanceSuite {
                 "a backend SPI case: it drives the backend's transactions itself, beneath the CloudKit API")
         } + ChangeTokenCases.all + PagedFetchCases.all + QueryCases.all + QueryPlanCases.all + ZoneCases.all
             + ModifyCases.all
-            + RecordFetchCases.all + AssetCases.all + LongLivedCases.all
+            + RecordFetchCases.all + AssetCases.all + LongLivedCases.all + SchemaCases.all
     }
 
     /// The case with `id`, if there is one.

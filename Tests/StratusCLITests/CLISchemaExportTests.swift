@@ -42,16 +42,4 @@ struct CLISchemaExportTests {
         let validated = try await StratusExecutable.run(["schema", "validate", "dev.ckdb"], in: workspace.directory)
         #expect(validated.status == 0, "\(validated.errorOutput)")
     }
-
-    @Test func aRemoteContainerIsRefusedSayingWhy() async throws {
-        let workspace = try CLIWorkspace()
-        defer { workspace.remove() }
-        try #"{"apiToken": "token", "webAuthToken": "session"}"#.write(
-            to: workspace.directory.appendingPathComponent("credentials.json"), atomically: true, encoding: .utf8)
-        let outcome = try await StratusExecutable.run(
-            ["schema", "export", "--server", "http://127.0.0.1:9", "--credentials-file", "credentials.json"],
-            in: workspace.directory)
-        #expect(outcome.status != 0)
-        #expect(outcome.errorOutput.contains("stratusd does not serve one"), "\(outcome.errorOutput)")
-    }
 }

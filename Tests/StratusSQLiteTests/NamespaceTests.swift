@@ -3,6 +3,7 @@ import StratusBackend
 import StratusConformance
 import StratusLMDB
 import StratusPostgreSQL
+import StratusSchema
 import StratusTestSupport
 import Testing
 
@@ -62,6 +63,10 @@ import Testing
     }
 
     func save(_ name: String, in database: DatabaseContext, zone: CKRecordZone.ID = .default) throws {
+        if database.schemaScope.environment == .production {
+            // Production refuses types its schema lacks (decision 0020): declare Note first.
+            try database.importSchema(try CloudKitSchema.parse("DEFINE SCHEMA RECORD TYPE Note (title STRING);"))
+        }
         let record = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: name, zoneID: zone))
         record["title"] = name
         let outcome = try database.modifyRecords(

@@ -16,6 +16,8 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     public let containerIdentifier: String?
 
     let engine: Result<Engine, CKError>
+    /// The environment of the container's own engine's databases (decision 0020.3).
+    let environment: Namespace.Environment
     /// Where the container's operations and engine log (`Docs/Logging.md`).
     let logger: Logger
     private let databases = Mutex<[CKDatabase.Scope: CKDatabase]>([:])
@@ -34,15 +36,21 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// - Parameters:
     ///   - identifier: the container's identifier.
     ///   - backend: where the container's databases are stored.
+    ///   - environment: the CloudKit environment of the container's data and schema:
+    ///     `.development` (the default) adds record types and fields as records are saved;
+    ///     `.production` keeps its data apart and enforces the schema imported for it
+    ///     (`stratus schema import`, decision 0020).
     ///   - logger: where the container's operations and its engine log (operation start and
     ///     end, retried writes, read-ahead, long-lived replays: `Docs/Logging.md`). Defaults to
     ///     `Logger(label: "stratus.engine")`, which goes to the `LoggingSystem` the app
     ///     bootstrapped.
     public init(
-        identifier: String, backend: any DatabaseBackend, logger: Logger = Logger(label: "stratus.engine")
+        identifier: String, backend: any DatabaseBackend, environment: Environment = .development,
+        logger: Logger = Logger(label: "stratus.engine")
     ) {
         self.containerIdentifier = identifier
         self.logger = logger
+        self.environment = environment == .production ? .production : .development
         do {
             self.engine = .success(try Engine(backend: backend, logger: logger))
         } catch let error as CKError {
@@ -72,6 +80,7 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     package init(identifier: String, serviceFactory factory: @escaping DatabaseServiceFactory, logger: Logger) {
         self.containerIdentifier = identifier
         self.logger = logger
+        self.environment = .development
         self.engine = .failure(
             CKError.make(.internalError, "container '\(identifier)' is served remotely and has no local engine"))
         super.init()
@@ -81,11 +90,20 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     private init(unresolved identifier: String) {
         self.containerIdentifier = identifier
         self.logger = Logger(label: "stratus.engine")
+        self.environment = .development
         self.engine = .failure(
             CKError.make(
                 .badContainer,
                 "no backend is configured for container '\(identifier)': call CKContainer.register(_:forContainerIdentifier:) or CKContainer.registerDefault(_:) at start-up (a server: StratusRemote's register(server:forContainerIdentifier:)), or use CKContainer(identifier:backend:)"
             ))
+    }
+
+    /// A CloudKit environment: each has its own data and schema (decision 0020).
+    public enum Environment: Sendable {
+        /// Record types and fields are added as records are saved (the just-in-time schema).
+        case development
+        /// The schema is fixed: saves and queries must keep to it.
+        case production
     }
 
     // MARK: Resolution

@@ -56,7 +56,10 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
         let result: Result<DatabaseContext, CKError>
         do {
             let engine = try container.engine.get()
-            result = .success(try engine.database(container: container.containerIdentifier ?? "", scope: databaseScope))
+            result = .success(
+                try engine.database(
+                    container: container.containerIdentifier ?? "", scope: databaseScope,
+                    environment: container.environment))
         } catch let error as CKError {
             result = .failure(error)
         } catch {

@@ -41,6 +41,7 @@ extension DatabaseContext {
         if zoneID == nil && scope == .shared {
             throw CKError.make(.invalidArguments, "queries in the shared database need a zone ID")
         }
+        try checkQueryAgainstSchema(expression, sortKeys: sortKeys, recordType: query.recordType)
         let pageSize = limit > 0 ? min(limit, DatabaseContext.maximumQueryLimit) : DatabaseContext.defaultQueryLimit
         let fingerprint = QueryCursorPayload.fingerprint(query, zoneID: zoneID)
         let start = try cursor.map { try QueryCursorPayload.decode($0, context: self, fingerprint: fingerprint) }
@@ -53,6 +54,10 @@ extension DatabaseContext {
 
         return try engine.read { txn in
             guard let type = try loadRecordType(query.recordType, txn) else {
+                // A type of the environment's schema that this database has no record of.
+                if try engine.environmentSchema(schemaScope, txn).recordTypes[query.recordType] != nil {
+                    return QueryPage(records: [], cursor: nil)
+                }
                 throw CKError.make(.unknownItem, "Did not find record type: \(query.recordType)")
             }
             var zones: [(CKRecordZone.ID, ZoneRow)] = []

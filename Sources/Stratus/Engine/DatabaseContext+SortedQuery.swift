@@ -49,6 +49,12 @@ extension DatabaseContext {
             return nil
         }
         if row.fields[plan.field]?.isReady(plan.index) != true {
+            // In production an index being built is a declared one, built by `schema import`:
+            // the query scans until it is ready (decision 0020.8).
+            if pinned == nil && !schemaScope.growsJustInTime && row.fields[plan.field]?.isMaintained(plan.index) == true
+            {
+                return nil
+            }
             try buildIndex(recordType: recordType, field: plan.field, index: plan.index)
         }
         return plan

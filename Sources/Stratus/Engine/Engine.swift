@@ -18,7 +18,7 @@ package final class Engine: Sendable {
     let macKey: [UInt8]
     /// The user record name of the single local user.
     let userRecordName = "_defaultUser"
-    private let containerNumbers = Mutex<[String: Int64]>([:])
+    private let containerNumbers = Mutex<[SchemaScope: Int64]>([:])
     private let namespaceNumbers = Mutex<[Namespace: Int64]>([:])
     /// The long-lived operation journal's settings and in-process state (decision 0006).
     let journalState = JournalState()
@@ -32,6 +32,8 @@ package final class Engine: Sendable {
     let changeSignal: StoreChangeSignal
     /// Where the engine logs (`Docs/Logging.md`): operations, retried writes, read-ahead.
     let logger: Logger
+    /// The environments' schemas as last parsed (decision 0020).
+    let schemaRows = SchemaRowCache()
     /// Told, after a commit, which notification logs it appended to (decision 0014.6).
     private let notificationObserver = Mutex<(@Sendable ([Int64]) -> Void)?>(nil)
     /// The most entries kept per notification log (decision 0014.2; ``setNotificationLogLimit(_:)``).
@@ -170,16 +172,23 @@ package final class Engine: Sendable {
         }
     }
 
-    /// The keys of one database of a container, registering the container on first use.
-    func database(container identifier: String, scope: CKDatabase.Scope) throws -> DatabaseContext {
+    /// The keys of one database of an embedded container in `environment`, registering the
+    /// container on first use: `02 (identifier)` in development, `02 (identifier,
+    /// "production")` in production (decision 0020.3).
+    func database(
+        container identifier: String, scope: CKDatabase.Scope, environment: Namespace.Environment = .development
+    ) throws -> DatabaseContext {
+        let schemaScope = SchemaScope(container: identifier, environment: environment)
         let number: Int64
-        if let cached = containerNumbers.withLock({ $0[identifier] }) {
+        if let cached = containerNumbers.withLock({ $0[schemaScope] }) {
             number = cached
         } else {
-            number = try write { txn in try Engine.number(at: StoreLayout.containerKey(identifier), txn) }
-            containerNumbers.withLock { $0[identifier] = number }
+            let key = StoreLayout.containerKey(identifier, environment: environment)
+            number = try write { txn in try Engine.number(at: key, txn) }
+            containerNumbers.withLock { $0[schemaScope] = number }
         }
-        return DatabaseContext(engine: self, number: number, scope: scope, caller: embeddedCaller)
+        return DatabaseContext(
+            engine: self, number: number, scope: scope, caller: embeddedCaller, schemaScope: schemaScope)
     }
 
     /// One database of a stratusd namespace (decision 0012.10), registering the namespace on
@@ -220,6 +229,7 @@ package final class Engine: Sendable {
             ).containerNumber : nil
         return DatabaseContext(
             engine: self, number: number, scope: scope, caller: caller ?? embeddedCaller,
+            schemaScope: SchemaScope(container: namespace.container, environment: namespace.environment),
             namespaceOwner: namespace.owner, publicNumber: publicNumber)
     }
 
@@ -286,12 +296,15 @@ package struct DatabaseContext: Sendable {
     /// subscriptions live, decision 0012.10): the public database's own number, whose index
     /// `41` lists them for public commits.
     let publicNumber: Int64?
+    /// The container × environment whose schema this database shares (decision 0020).
+    package let schemaScope: SchemaScope
 
     init(
-        engine: Engine, number: Int64, scope: CKDatabase.Scope, caller: Caller, namespaceOwner: String? = nil,
-        publicNumber: Int64? = nil
+        engine: Engine, number: Int64, scope: CKDatabase.Scope, caller: Caller, schemaScope: SchemaScope,
+        namespaceOwner: String? = nil, publicNumber: Int64? = nil
     ) {
         self.engine = engine
+        self.schemaScope = schemaScope
         self.containerNumber = number
         self.scope = scope
         self.caller = caller

@@ -36,13 +36,20 @@ enum StoreLayout {
     /// number; operation ID)` → empty, written with the header that finishes the entry, so one
     /// scan finds every entry past its retention in every journal (``JournalExpiryIndex``).
     static let journalExpiryTag: UInt8 = 0x0A
+    /// The CloudKit schema of each container × environment (decision 0020):
+    /// `[0x0B] + (container, environment)` → the schema's canonical text (``SchemaScope``).
+    static let schemaTag: UInt8 = 0x0B
 
     static var storeMetaKey: [UInt8] { OrderedKey([metaTag]).appending("store").bytes }
     /// The next container or namespace number (one counter for both directories).
     static var containerCounterKey: [UInt8] { OrderedKey([metaTag]).appending("containers").bytes }
 
-    static func containerKey(_ identifier: String) -> [UInt8] {
-        OrderedKey([containerTag]).appending(identifier).bytes
+    /// An embedded container's directory entry: `(identifier)` in development (where every
+    /// embedded container lived before environments), `(identifier, "production")` in
+    /// production (decision 0020.3).
+    static func containerKey(_ identifier: String, environment: Namespace.Environment = .development) -> [UInt8] {
+        let key = OrderedKey([containerTag]).appending(identifier)
+        return environment == .development ? key.bytes : key.appending(environment.rawValue).bytes
     }
 
     static func namespaceKey(_ namespace: Namespace) -> [UInt8] {

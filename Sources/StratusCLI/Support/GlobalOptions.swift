@@ -29,6 +29,12 @@ struct GlobalOptions: ParsableArguments {
     var container: String?
 
     @Option(
+        help: ArgumentHelp(
+            "The container environment, development (the default) or production: each has its own data and schema (see Docs/SchemaLanguage.md).",
+            valueName: "environment"))
+    var environment: EnvironmentArgument?
+
+    @Option(
         name: [.customLong("database"), .customLong("database-type")],
         help: "The database: private, public or shared.")
     var database: DatabaseScope = .private
@@ -46,6 +52,13 @@ struct GlobalOptions: ParsableArguments {
             "How much to log to standard error, overriding STRATUS_LOG_LEVEL (default: warning; see Docs/Logging.md).",
             valueName: "level"))
     var logLevel: LogLevelArgument?
+}
+
+/// A container environment as an argument (cktool's `--environment`).
+enum EnvironmentArgument: String, ExpressibleByArgument, CaseIterable {
+    case development, production
+
+    var environment: CKContainer.Environment { self == .production ? .production : .development }
 }
 
 /// A database scope as an argument.
@@ -76,7 +89,8 @@ extension GlobalOptions {
     /// zones list`), with whether each takes a value.
     private static let leadingOptions: [String: Bool] = [
         "--backend": true, "--container": true, "--container-id": true, "--database": true,
-        "--database-type": true, "--config": true, "--json": false, "--log-level": true, "--server": true,
+        "--database-type": true, "--environment": true, "--config": true, "--json": false, "--log-level": true,
+        "--server": true,
         "--credentials-file": true,
     ]
 

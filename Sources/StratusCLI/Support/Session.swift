@@ -77,7 +77,10 @@ struct Session {
     /// Opens the backend or server `options` select, runs `body` with it, and closes it.
     static func with<T>(_ options: GlobalOptions, _ body: (Session) async throws -> T) async throws -> T {
         let settings = try await settings(for: options)
-        if let server = try settings.remoteServer() {
+        if var server = try settings.remoteServer() {
+            if let environment = options.environment {
+                server.environment = environment == .production ? .production : .development
+            }
             let container = CKContainer(identifier: settings.containerIdentifier, server: server)
             return try await body(
                 Session(
@@ -85,7 +88,9 @@ struct Session {
                     database: container.database(with: options.database.scope), options: options))
         }
         let backend = try StratusBootstrap.openBackend(for: settings, registry: registry)
-        let container = CKContainer(identifier: settings.containerIdentifier, backend: backend)
+        let container = CKContainer(
+            identifier: settings.containerIdentifier, backend: backend,
+            environment: options.environment?.environment ?? .development)
         let session = Session(
             settings: settings, backend: backend, server: nil, container: container,
             database: container.database(with: options.database.scope), options: options)

@@ -8,5 +8,5 @@ enum DatabaseOperations {
             RecordsQuery.operation, UsersEndpoints.caller, UsersEndpoints.current, SubscriptionEndpoints.list,
             SubscriptionEndpoints.lookup, SubscriptionEndpoints.modify,
             AssetUpload.operation,
-        ] + LongLivedEndpoints.all
+        ] + LongLivedEndpoints.all + SchemaEndpoints.all
 }

@@ -71,21 +71,34 @@ final class RemoteConformanceStorage: ContainerStorage {
     }
 
     func container(identifier: String) throws -> CKContainer {
-        let credentials = try credentials(for: identifier)
-        return CKContainer(identifier: identifier, server: RemoteServer(url: url, credentials: credentials))
+        try container(identifier: identifier, environment: .development)
     }
 
-    /// The case user's credentials in `identifier`, made (container, API token, session) the
-    /// first time the case asks for that container.
-    func credentials(for identifier: String) throws -> RemoteCredentials {
+    func container(identifier: String, environment: CKContainer.Environment) throws -> CKContainer {
+        let production = environment == .production
+        let credentials = try credentials(for: identifier, in: production ? .production : .development)
+        return CKContainer(
+            identifier: identifier,
+            server: RemoteServer(
+                url: url, credentials: credentials, environment: production ? .production : .development))
+    }
+
+    /// The case user's credentials in `identifier`'s `environment`, made (container, API token,
+    /// session) the first time the case asks for that container and environment.
+    func credentials(for identifier: String, in environment: Namespace.Environment = .development) throws
+        -> RemoteCredentials
+    {
         try credentials.withLock { known in
-            if let made = known[identifier] { return made }
-            try auth.createContainer(identifier, environments: [.development])
-            let token = try auth.createAPIToken(container: identifier, environment: .development, label: "conformance")
+            let name = "\(identifier) \(environment.rawValue)"
+            if let made = known[name] { return made }
+            if !known.keys.contains(where: { $0.hasPrefix(identifier + " ") }) {
+                try auth.createContainer(identifier, environments: [.development, .production])
+            }
+            let token = try auth.createAPIToken(container: identifier, environment: environment, label: "conformance")
             let session = try auth.createSession(
-                container: identifier, environment: .development, externalUserID: Self.user)
+                container: identifier, environment: environment, externalUserID: Self.user)
             let made = RemoteCredentials.session(apiToken: token.token, webAuthToken: session.token)
-            known[identifier] = made
+            known[name] = made
             return made
         }
     }

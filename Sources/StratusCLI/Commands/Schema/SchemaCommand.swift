@@ -5,12 +5,16 @@ struct SchemaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract:
-            "Check CloudKit Schema Language files and export a database's schema (cktool's validate-schema, export-schema).",
+            "CloudKit Schema Language files and a container environment's schema (cktool's validate-schema, export-schema, import-schema, reset-schema).",
         discussion: """
             The text is Apple's CloudKit Schema Language (DEFINE SCHEMA, CREATE ROLE, RECORD TYPE); see \
-            Docs/SchemaLanguage.md. `export` prints the just-in-time schema a local database's saves \
-            created. Importing and resetting a schema (cktool's import-schema and reset-schema) need the \
-            engine to keep a schema per container and environment, and are not available yet.
+            Docs/SchemaLanguage.md. A container has one schema per environment (--environment development or \
+            production), shared by its databases: `export` prints it, `import` replaces it (additive changes only \
+            against production), `reset` brings development back to production's schema and deletes \
+            development's data. On a local backend, or with --server through stratusd's schema endpoints, \
+            which take a server-to-server key.
             """,
-        subcommands: [SchemaValidateCommand.self, SchemaExportCommand.self])
+        subcommands: [
+            SchemaValidateCommand.self, SchemaExportCommand.self, SchemaImportCommand.self, SchemaResetCommand.self,
+        ])
 }

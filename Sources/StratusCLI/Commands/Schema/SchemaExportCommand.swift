@@ -1,19 +1,20 @@
 import ArgumentParser
 import Foundation
 import Stratus
+import StratusRemote
 import StratusSchema
 
 /// `stratus schema export`: a database's just-in-time schema in the CloudKit Schema Language.
 struct SchemaExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Print the record types a database's saves created, in the CloudKit Schema Language.",
+        abstract: "Print a container environment's schema in the CloudKit Schema Language.",
         discussion: """
-            Every record type saved in the database (--database, default private) with the fields its records \
-            carried, as cktool's export-schema writes them: development's just-in-time schema, each field with \
-            the indexes CloudKit's development environment gives it (see Docs/SchemaLanguage.md). A number \
-            field is NUMBER; a field that has only held empty lists has no known type and is left out (listed \
-            on standard error). Only a local backend has this schema: with --server the command fails.
+            The schema of --container in --environment (default development), as cktool's export-schema writes \
+            it: what was imported, and in development every record type and field saves added, each with the \
+            indexes CloudKit's development environment gives it (see Docs/SchemaLanguage.md). A number field \
+            is NUMBER; a field that has only held empty lists has no known type and is left out (listed on \
+            standard error). With --server, through stratusd's schema endpoint, which takes a server-to-server key.
             """)
 
     @OptionGroup var options: GlobalOptions
@@ -21,20 +22,40 @@ struct SchemaExportCommand: AsyncParsableCommand {
     var output: String?
 
     func run() async throws {
-        let summaries = try await Session.with(options) { session -> [RecordTypeSummary] in
-            guard session.server == nil else {
-                throw CLIError(
-                    "schema export reads a local backend's schema; stratusd does not serve one (no --server)")
+        let schema = try await Session.with(options) { session -> CloudKitSchema in
+            if let server = session.server {
+                let text = try RemoteSchemaClient(
+                    server: server, containerIdentifier: session.settings.containerIdentifier
+                )
+                .export()
+                return try SchemaFile.parse(text: text, named: "the server's schema")
             }
-            return try session.database.context().recordTypes()
+            let context = try session.database.context()
+            let stored = try context.environmentSchema()
+            guard options.environment != .production else { return stored }
+            return Self.merging(Self.schema(of: try context.recordTypes()), into: stored)
         }
-        let schema = Self.schema(of: summaries)
         if let output {
             try schema.text.write(toFile: output, atomically: true, encoding: .utf8)
             Output.status("exported \(SchemaFile.summary(of: schema)) to \(output)\n")
         } else {
             Output.line(String(schema.text.dropLast()))
         }
+    }
+
+    /// `stored` (the environment's schema) with the record types and fields of `database`
+    /// (a development database's just-in-time schema) it lacks: those saved before the
+    /// environment kept a schema (decision 0020).
+    static func merging(_ database: CloudKitSchema, into stored: CloudKitSchema) -> CloudKitSchema {
+        var merged = stored
+        for (name, type) in database.recordTypes {
+            var target = merged.recordTypes[name] ?? SchemaRecordType(name: name)
+            for (fieldName, field) in type.fields where target.fields[fieldName] == nil {
+                target.fields[fieldName] = field
+            }
+            merged.recordTypes[name] = target
+        }
+        return merged
     }
 
     /// The schema of `summaries`: every field just-in-time, with development's indexes.

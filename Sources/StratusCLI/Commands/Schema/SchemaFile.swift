@@ -23,12 +23,17 @@ enum SchemaFile {
 
     /// The schema in `path`, or exit 65 after one `error:` line per problem.
     static func parse(_ path: String) throws -> CloudKitSchema {
-        let text = try read(path)
+        try parse(text: try read(path), named: name(path))
+    }
+
+    /// The schema `text` holds, or exit 65 after one `error:` line per problem, each naming
+    /// the text `name`.
+    static func parse(text: String, named name: String) throws -> CloudKitSchema {
         switch Result(catching: { () throws(SchemaErrors) in try CloudKitSchema.parse(text) }) {
         case .success(let schema):
             return schema
         case .failure(let failure):
-            for error in failure.errors { Output.error("\(name(path)):\(error)") }
+            for error in failure.errors { Output.error("\(name):\(error)") }
             throw ExitCode(CLIError.dataError)
         }
     }
