@@ -83,20 +83,21 @@ final class RemoteConformanceStorage: ContainerStorage {
                 url: url, credentials: credentials, environment: production ? .production : .development))
     }
 
-    /// The case user's credentials in `identifier`'s `environment`, made (container, API token,
-    /// session) the first time the case asks for that container and environment.
-    func credentials(for identifier: String, in environment: Namespace.Environment = .development) throws
-        -> RemoteCredentials
-    {
+    /// The credentials of `user` (the case user by default) in `identifier`'s `environment`,
+    /// made (container, API token, session) the first time they are asked for.
+    func credentials(
+        for identifier: String, in environment: Namespace.Environment = .development,
+        user: String = RemoteConformanceStorage.user
+    ) throws -> RemoteCredentials {
         try credentials.withLock { known in
-            let name = "\(identifier) \(environment.rawValue)"
+            let name = "\(identifier) \(environment.rawValue) \(user)"
             if let made = known[name] { return made }
             if !known.keys.contains(where: { $0.hasPrefix(identifier + " ") }) {
                 try auth.createContainer(identifier, environments: [.development, .production])
             }
             let token = try auth.createAPIToken(container: identifier, environment: environment, label: "conformance")
             let session = try auth.createSession(
-                container: identifier, environment: environment, externalUserID: Self.user)
+                container: identifier, environment: environment, externalUserID: user)
             let made = RemoteCredentials.session(apiToken: token.token, webAuthToken: session.token)
             known[name] = made
             return made
