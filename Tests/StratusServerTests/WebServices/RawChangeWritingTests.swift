@@ -80,14 +80,14 @@ struct RawChangeWritingTests {
             let attached = CKRecord(recordType: "File", recordID: CKRecord.ID(recordName: "file", zoneID: zoneID))
             attached["content"] = CKAsset(fileURL: file)
             records.append(attached)
-            try save(database, records, deletes: [])
+            try database.createAndDelete(records, deleting: [])
         } else {
-            try save(database, records, deletes: [])
+            try database.createAndDelete(records, deleting: [])
         }
         let middle = try database.fetchZoneChanges(zoneID, since: nil, limit: 100, desiredKeys: nil).token
         let edited = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "again", zoneID: zoneID))
         edited["when"] = Date(timeIntervalSince1970: 5.000_5)
-        try save(database, [edited], deletes: [plain.recordID])
+        try database.createAndDelete([edited], deleting: [plain.recordID])
         return (database, middle)
     }
 
@@ -104,14 +104,5 @@ struct RawChangeWritingTests {
         #expect(a.storedFields.names == b.storedFields.names, "\(a.recordID.recordName)")
         #expect(a.storedFields.values == b.storedFields.values, "\(a.recordID.recordName)")
         #expect(a.changedKeys().isEmpty && b.changedKeys().isEmpty)
-    }
-
-    private static func save(_ database: DatabaseContext, _ records: [CKRecord], deletes: [CKRecord.ID]) throws {
-        let outcome = try database.modifyRecords(
-            ModifyRequest(
-                saves: records.map { ($0, SaveMode.create) }, deletes: deletes.map { ($0, DeleteMode.force) },
-                atomic: true, clientChangeTokenData: nil))
-        for (_, result) in outcome.saveResults { _ = try result.get() }
-        for (_, result) in outcome.deleteResults { _ = try result.get() }
     }
 }

@@ -74,9 +74,9 @@ struct StoredChangeWritingTests {
         let plain = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "plain", zoneID: Self.zoneID))
         plain["title"] = "short"
         let doomed = CKRecord(recordType: "Gone", recordID: CKRecord.ID(recordName: "doomed", zoneID: Self.zoneID))
-        try save(database, [full, plain, doomed], deletes: [])
+        try database.createAndDelete([full, plain, doomed], deleting: [])
         let middle = try database.fetchZoneChanges(Self.zoneID, since: nil, limit: 100, desiredKeys: nil).token
-        try save(database, [], deletes: [doomed.recordID])
+        try database.createAndDelete([], deleting: [doomed.recordID])
 
         let translators = [
             WSRecordTranslator(callerRecordName: "_alice", assets: NamingAssets()),
@@ -147,14 +147,5 @@ struct StoredChangeWritingTests {
             }
         }
         return out.bytes
-    }
-
-    private func save(_ database: DatabaseContext, _ records: [CKRecord], deletes: [CKRecord.ID]) throws {
-        let outcome = try database.modifyRecords(
-            ModifyRequest(
-                saves: records.map { ($0, SaveMode.create) }, deletes: deletes.map { ($0, DeleteMode.force) },
-                atomic: true, clientChangeTokenData: nil))
-        for (_, result) in outcome.saveResults { _ = try result.get() }
-        for (_, result) in outcome.deleteResults { _ = try result.get() }
     }
 }
