@@ -38,7 +38,7 @@ public enum StratusBootstrap {
 
     /// Reads the configuration, opens its backend and registers it as the default backend of
     /// `CKContainer(identifier:)` and `CKContainer.default()`, under the configured container
-    /// identifier.
+    /// identifier and in the configured environment (`environment`, decision 0020).
     ///
     /// With nothing configured this is SQLite at `./.stratus/stratus.sqlite`, and the
     /// directory is created. With `server` configured it instead reads the credentials file
@@ -69,7 +69,9 @@ public enum StratusBootstrap {
             return ConfiguredBackend(settings: settings, backend: nil, server: server)
         }
         let backend = try openBackend(for: settings, registry: registry)
-        CKContainer.registerDefault(backend, identifier: settings.containerIdentifier)
+        CKContainer.registerDefault(
+            backend, identifier: settings.containerIdentifier,
+            environment: settings.environment == .production ? .production : .development)
         return ConfiguredBackend(settings: settings, backend: backend, server: nil)
     }
 

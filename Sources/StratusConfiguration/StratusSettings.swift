@@ -10,6 +10,7 @@ public import StratusBackend
 /// | `backend` | `STRATUS_BACKEND` | SQLite in the data directory: `sqlite:.stratus/stratus.sqlite` |
 /// | `dataDir` | `STRATUS_DATA_DIR` | `.stratus` (relative to the current directory) |
 /// | `container` | `STRATUS_CONTAINER` | `iCloud.default` |
+/// | `environment` | `STRATUS_ENVIRONMENT` | `development` (or `production`: the schema is fixed, decision 0020) |
 /// | `logLevel` | `STRATUS_LOG_LEVEL` | not set: the app's logging set-up decides |
 /// | `server` | `STRATUS_SERVER` | not set: containers are embedded, over `backend` |
 /// | `serverCredentialsFile` | `STRATUS_SERVER_CREDENTIALS_FILE` | not set; required with `server` |
@@ -38,6 +39,10 @@ public struct StratusSettings: Sendable, Hashable {
     public var dataDirectory: String
     /// The identifier of the default container (`container`).
     public var containerIdentifier: String
+    /// The environment of the default containers over a backend (`environment`, decision
+    /// 0020): `development` grows the schema as records are saved, `production` keeps to the
+    /// schema imported for it. (A remote container's environment is its credentials'.)
+    public var environment: ContainerEnvironment = .development
     /// The configuration file that was read, if any.
     public var configFile: String?
     /// The log level (`logLevel`): `trace`, `debug`, `info`, `notice`, `warning`, `error` or
@@ -98,6 +103,8 @@ public struct StratusSettings: Sendable, Hashable {
     ///   Default: SQLite at `<dataDir>/stratus.sqlite`.
     /// - `dataDir` (string, default `.stratus`): the data directory of the embedded default.
     /// - `container` (string, default `iCloud.default`): the default container's identifier.
+    /// - `environment` (string, default `development`): `development` or `production`, the
+    ///   environment of the default containers over a backend (decision 0020).
     /// - `logLevel` (string, optional): a log level, see ``logLevel(named:)``.
     /// - `stratusd`'s keys: see ``StratusServerSettings/init(config:)``.
     /// - `server` and `serverCredentialsFile`: see ``StratusRemoteSettings/init(config:)``.
@@ -117,6 +124,14 @@ public struct StratusSettings: Sendable, Hashable {
         }
         if let text = try Self.string(config, SettingsKey.container) {
             containerIdentifier = text
+        }
+        if let text = try Self.string(config, SettingsKey.environment) {
+            guard let named = ContainerEnvironment(rawValue: text) else {
+                throw StratusSettingsError(
+                    "invalid environment '\(text)'; accepted: \(SettingsKey.environment.summary)",
+                    key: SettingsKey.environment.rawValue)
+            }
+            environment = named
         }
         if let text = try Self.string(config, SettingsKey.logLevel) {
             logLevel = try Self.logLevel(named: text)
@@ -166,7 +181,7 @@ public struct StratusSettings: Sendable, Hashable {
 
 /// The configuration keys of ``StratusSettings``.
 enum SettingsKey: String, CaseIterable {
-    case backend, dataDir, container, logLevel
+    case backend, dataDir, container, environment, logLevel
     // A remote default container (decision 0016.4).
     case server, serverCredentialsFile
     case serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxAssetBytes
@@ -193,6 +208,7 @@ enum SettingsKey: String, CaseIterable {
         case .backend: return "a backend URL such as sqlite:///path/store.sqlite"
         case .dataDir: return "a directory path"
         case .container: return "a container identifier such as iCloud.com.example.app"
+        case .environment: return "development or production"
         case .logLevel: return "a log level: " + StratusSettings.logLevelNames.joined(separator: ", ")
         case .server: return "the http or https URL of a stratusd, such as https://cloud.example.com"
         case .serverCredentialsFile:

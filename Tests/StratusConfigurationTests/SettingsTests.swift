@@ -33,7 +33,8 @@ struct SettingsTests {
         #expect(
             settings.origins.keys.sorted() == [
                 "authReplayGuard", "authS2sMaxAgeSeconds", "authSessionTtlSeconds", "authSignInUrl",
-                "backend", "container", "dataDir", "logLevel", "metricsBearerTokenFile", "metricsHost", "metricsPort",
+                "backend", "container", "dataDir", "environment", "logLevel", "metricsBearerTokenFile", "metricsHost",
+                "metricsPort",
                 "notificationsMaxPerUser", "notificationsRetentionSeconds",
                 "server", "serverCredentialsFile", "serverHost", "serverMaxAssetBytes", "serverMaxBodyBytes",
                 "serverMaxConnections", "serverPort",
@@ -113,7 +114,7 @@ struct SettingsTests {
         }
         #expect(
             error?.message
-                == "configuration file '\(path)' has an unknown key 'backnd'; known keys: backend, dataDir, container, logLevel, "
+                == "configuration file '\(path)' has an unknown key 'backnd'; known keys: backend, dataDir, container, environment, logLevel, "
                 + "server, serverCredentialsFile, serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxAssetBytes, "
                 + "serverMaxConnections, "
                 + "metricsHost, metricsPort, metricsBearerTokenFile, "

@@ -64,8 +64,8 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// backend). Without any registration its operations fail with `badContainer`.
     public convenience init(identifier: String) {
         switch CKContainer.registry.withLock({ $0.targets[identifier] ?? $0.defaultTarget }) {
-        case .backend(let backend)?:
-            self.init(identifier: identifier, backend: backend)
+        case .backend(let backend, let environment)?:
+            self.init(identifier: identifier, backend: backend, environment: environment)
         case .service(let maker)?:
             self.init(
                 identifier: identifier, serviceFactory: maker(identifier), logger: Logger(label: "stratus.engine"))
@@ -114,7 +114,7 @@ public final class CKContainer: NSObject, @unchecked Sendable {
 
     /// What `CKContainer(identifier:)` builds a container over.
     private enum Target {
-        case backend(any DatabaseBackend)
+        case backend(any DatabaseBackend, Environment)
         case service(ServiceFactoryMaker)
     }
 
@@ -132,17 +132,22 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     }
     private static let registry = Mutex(Registry())
 
-    /// Registers `backend` for containers made with `CKContainer(identifier:)`, replacing any
-    /// registration of `identifier`.
-    public static func register(_ backend: any DatabaseBackend, forContainerIdentifier identifier: String) {
-        registry.withLock { $0.targets[identifier] = .backend(backend) }
+    /// Registers `backend` for containers made with `CKContainer(identifier:)`, in
+    /// `environment` (decision 0020), replacing any registration of `identifier`.
+    public static func register(
+        _ backend: any DatabaseBackend, forContainerIdentifier identifier: String,
+        environment: Environment = .development
+    ) {
+        registry.withLock { $0.targets[identifier] = .backend(backend, environment) }
     }
 
     /// Registers the backend used by `CKContainer.default()` and by identifiers without a
-    /// registration of their own, replacing the default registered before (a backend or a
-    /// server); `identifier` names the default container.
-    public static func registerDefault(_ backend: any DatabaseBackend, identifier: String = "iCloud.default") {
-        registry.withLock { $0.setDefault(.backend(backend), identifier: identifier) }
+    /// registration of their own, in `environment` (decision 0020), replacing the default
+    /// registered before (a backend or a server); `identifier` names the default container.
+    public static func registerDefault(
+        _ backend: any DatabaseBackend, identifier: String = "iCloud.default", environment: Environment = .development
+    ) {
+        registry.withLock { $0.setDefault(.backend(backend, environment), identifier: identifier) }
     }
 
     /// Registers, for containers made with `CKContainer(identifier:)`, databases served by the

@@ -26,7 +26,9 @@ struct ConfigCommand: AsyncParsableCommand {
                     configFile: settings.configFile, backend: server == nil ? settings.backend.description : nil,
                     server: server?.url.absoluteString, serverEnvironment: server?.environment.rawValue,
                     serverCredentialsFile: settings.remote.credentialsFile, dataDir: settings.dataDirectory,
-                    container: settings.containerIdentifier, origins: settings.origins, schemes: registry.schemes))
+                    container: settings.containerIdentifier,
+                    environment: server == nil ? settings.environment.rawValue : nil, origins: settings.origins,
+                    schemes: registry.schemes))
             return
         }
         Output.line(
@@ -38,6 +40,7 @@ struct ConfigCommand: AsyncParsableCommand {
             Output.line("environment         \(server.environment.rawValue)  (the credentials file)")
         } else {
             Output.line("backend             \(settings.backend)  (\(origin("backend")))")
+            Output.line("environment         \(settings.environment.rawValue)  (\(origin("environment")))")
         }
         Output.line("data directory      \(settings.dataDirectory)  (\(origin("dataDir")))")
         Output.line("container           \(settings.containerIdentifier)  (\(origin("container")))")
@@ -72,6 +75,9 @@ struct ConfigReport: Encodable {
     var serverCredentialsFile: String?
     var dataDir: String
     var container: String
+    /// The environment of the container over the backend; absent when the container is remote
+    /// (its environment is then `serverEnvironment`).
+    var environment: String?
     var origins: [String: String]
     var schemes: [String]
 }

@@ -90,7 +90,8 @@ struct Session {
         let backend = try StratusBootstrap.openBackend(for: settings, registry: registry)
         let container = CKContainer(
             identifier: settings.containerIdentifier, backend: backend,
-            environment: options.environment?.environment ?? .development)
+            environment: options.environment?.environment
+                ?? (settings.environment == .production ? .production : .development))
         let session = Session(
             settings: settings, backend: backend, server: nil, container: container,
             database: container.database(with: options.database.scope), options: options)
