@@ -192,7 +192,8 @@ let package = Package(
         .target(
             name: "StratusTestSupport",
             dependencies: [
-                "Stratus", "StratusBackend", "StratusInMemory", "StratusConformance",
+                "Stratus", "StratusBackend", "StratusInMemory", "StratusConformance", "StratusConfiguration",
+                "StratusPostgreSQL",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
@@ -276,7 +277,7 @@ let package = Package(
         // errors (scripts/test.sh) and run on every backend: what real apps need to compile.
         .testTarget(
             name: "StratusClientPatternsTests",
-            dependencies: ["Stratus", "StratusBackend", "StratusConfiguration", "StratusPostgreSQL"],
+            dependencies: ["Stratus", "StratusBackend", "StratusTestSupport"],
             swiftSettings: strictSettings
         ),
         // Starts the built `stratusd` on loopback and talks HTTP to it.
