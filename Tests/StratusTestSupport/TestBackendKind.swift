@@ -10,12 +10,14 @@ import StratusPostgreSQL
 public enum TestBackendKind: String, CaseIterable, CustomStringConvertible, Sendable {
     case memory, sqlite, lmdb, postgresql
 
+    /// The kind's name, as test arguments show it.
     public var description: String { rawValue }
 
     private static let registry = BackendRegistry(StratusBootstrap.builtInProviders + [PostgreSQLBackendProvider()])
 
     /// Why a kind cannot run here.
     public struct Unavailable: Error, CustomStringConvertible {
+        /// What is missing and how to get it.
         public var description: String
     }
 
