@@ -48,10 +48,18 @@ struct SchemaEndpointTests {
     }
 
     @Test func aUserSessionMayNotTouchTheSchema() async throws {
-        let fixture = try WebServicesFixture()
+        let signer = try ServerToServerHTTPTests.Signer()
+        let schema = "DEFINE SCHEMA RECORD TYPE Note (title STRING QUERYABLE);"
+        let imported = try await Self.send(signer, "schema/import", try Self.importBody(schema))
+        #expect(imported.status == 200)
         for operation in ["schema", "schema/import", "schema/reset"] {
-            let answer = try await fixture.post(operation, ["schema": "DEFINE SCHEMA"], as: .alice)
+            let answer = try await signer.fixture.post(operation, ["schema": "DEFINE SCHEMA"], as: .alice)
             #expect(answer.status == 403, "\(operation): \(answer.json)")
+            #expect(answer.json["serverErrorCode"] as? String == "ACCESS_DENIED", "\(operation): \(answer.json)")
+            #expect((answer.json["reason"] as? String)?.isEmpty == false, "\(operation): \(answer.json)")
         }
+        // The refused import and reset changed nothing.
+        let exported = try await Self.send(signer, "schema", "{}")
+        #expect((exported.json["schema"] as? String)?.contains("title STRING QUERYABLE") == true, "\(exported.json)")
     }
 }
