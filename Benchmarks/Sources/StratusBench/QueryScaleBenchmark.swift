@@ -58,7 +58,7 @@ struct QueryScaleBenchmark {
         var start = from
         while start < to {
             let end = min(start + batchSize, to)
-            try workload.saveAll((start..<end).map { QueryScaleRecords.record($0, zoneID: zoneID) })
+            try workload.saveBatch((start..<end).map { QueryScaleRecords.record($0, zoneID: zoneID) })
             start = end
         }
     }
@@ -93,20 +93,6 @@ struct QueryScaleBenchmark {
 }
 
 extension Workload {
-    /// Saves `records` with one `CKModifyRecordsOperation`; throws on any failure.
-    func saveAll(_ records: [CKRecord]) throws {
-        let operation = CKModifyRecordsOperation(recordsToSave: records, recordIDsToDelete: nil)
-        let failure = Locked<String?>(nil)
-        operation.perRecordSaveBlock = { _, result in
-            if case .failure(let error) = result { failure.update { $0 = $0 ?? "\(error)" } }
-        }
-        operation.modifyRecordsResultBlock = { result in
-            if case .failure(let error) = result { failure.update { $0 = $0 ?? "\(error)" } }
-        }
-        run(operation)
-        if let error = failure.value { throw BenchmarkFailure("saving records: \(error)") }
-    }
-
     /// The names of the records of the first page of `query` in `zoneID`.
     func queryNames(_ query: CKQuery, zoneID: CKRecordZone.ID, limit: Int) throws -> [String] {
         let operation = CKQueryOperation(query: query)

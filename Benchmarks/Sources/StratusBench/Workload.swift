@@ -79,7 +79,7 @@ struct Workload {
     }
 
     /// Saves `records` with one `CKModifyRecordsOperation`; throws on any failure.
-    private func saveBatch(_ records: [CKRecord]) throws {
+    func saveBatch(_ records: [CKRecord]) throws {
         let operation = CKModifyRecordsOperation(recordsToSave: records, recordIDsToDelete: nil)
         let failure = Locked<String?>(nil)
         let saved = Locked(0)
