@@ -119,7 +119,9 @@ struct NotificationEndpointTests {
         let saved = ContinuousClock.now
         let answer = try await waiting
         #expect(answer.positions == [1], "\(answer.json)")
-        #expect(ContinuousClock.now - saved < .seconds(10), "woken by the commit, not the timeout")
+        // Woken by the commit, not the 55 s timeout (which would answer the same entry): the
+        // margin is the timeout's, not a speed target — a loaded CI run has taken 11 s to wake.
+        #expect(ContinuousClock.now - saved < .seconds(45), "woken by the commit, not the timeout")
         let quiet = ContinuousClock.now
         let empty = try await ws.poll(courier, "after=1&timeout=1")
         #expect(empty.status == 200 && empty.positions.isEmpty)
@@ -180,9 +182,10 @@ struct NotificationEndpointTests {
         let answer = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let positions = (answer["notifications"] as? [[String: Any]])?.compactMap { $0["position"] as? Int }
         #expect(positions == [1], "\(answer)")
-        // The head poll runs every 500 ms; the bound leaves room for a loaded machine, well under
-        // the 55 s timeout.
-        #expect(ContinuousClock.now - wrote < .seconds(10), "woken by the head poll, not the timeout")
+        // The head poll runs every 500 ms. Woken by it, not by the 55 s timeout (which would
+        // answer the same entry): the margin is the timeout's, not a speed target — a loaded CI
+        // run has taken 10.2 s. How fast a poll wakes is the benchmarks' business.
+        #expect(ContinuousClock.now - wrote < .seconds(45), "woken by the head poll, not the timeout")
     }
 
     @Test func postgreSQLCommitSignalsWakeAnotherServersPollAtOnce() async throws {
