@@ -168,7 +168,7 @@ extension DatabaseContext {
 
     /// Purges the change history of `zoneID` up to now: tombstones are dropped and every
     /// change token issued before fails with `changeTokenExpired` (decision 0003).
-    func purgeChangeHistory(_ zoneID: CKRecordZone.ID) throws {
+    package func purgeChangeHistory(_ zoneID: CKRecordZone.ID) throws {
         try engine.write { txn in
             guard var zone = try loadZone(zoneID, txn) else {
                 throw CKError.make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")

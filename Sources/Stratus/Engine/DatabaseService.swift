@@ -12,9 +12,9 @@ import StratusBackend
 ///
 /// What only a local engine has stays out of the requests, behind ``localContext``: the
 /// long-lived journal (decision 0006), the zone-changes read-ahead's write generation
-/// (decision 0009), the materializing of assets in replayed callbacks and
-/// `purgeChangeHistory(in:)`. A service without a local engine returns `nil` there, and each of
-/// those features checks it.
+/// (decision 0009) and the materializing of assets in replayed callbacks
+/// (`purgeChangeHistory(in:)` was one until decision 0021 gave it a request). A service
+/// without a local engine returns `nil` there, and each of those features checks it.
 package protocol DatabaseService: Sendable {
     /// The database's scope.
     var scope: CKDatabase.Scope { get }
@@ -78,6 +78,11 @@ package protocol DatabaseService: Sendable {
     /// stream ends when the server refuses the credentials, or when its consumer stops. `nil`
     /// (the default) for a local engine, which keeps no notification log.
     func subscriptionNotifications(of container: CKContainer) -> AsyncStream<CKNotification>?
+
+    /// Purges `zoneID`'s change history (``CKDatabase/purgeChangeHistory(in:)``): the local
+    /// engine does it itself, a server's service asks the server's engine (decision 0021). By
+    /// default it fails with `internalError`: a service that reaches neither cannot purge.
+    func purgeChangeHistory(_ zoneID: CKRecordZone.ID) throws
 }
 
 extension DatabaseService {
@@ -89,6 +94,11 @@ extension DatabaseService {
     package func boundingRequests(to seconds: TimeInterval) -> any DatabaseService { self }
     /// No notifications.
     package func subscriptionNotifications(of container: CKContainer) -> AsyncStream<CKNotification>? { nil }
+    /// Nothing to purge with.
+    package func purgeChangeHistory(_ zoneID: CKRecordZone.ID) throws {
+        throw CKError.make(
+            .internalError, "purging change history needs a local engine or a server; this database has neither")
+    }
 }
 
 extension DatabaseContext: DatabaseService {

@@ -7,6 +7,6 @@ enum DatabaseOperations {
             DatabaseChangesEndpoints.zonesChanges, ZoneEndpoints.list, ZoneEndpoints.lookup, ZoneEndpoints.modify,
             RecordsQuery.operation, UsersEndpoints.caller, UsersEndpoints.current, SubscriptionEndpoints.list,
             SubscriptionEndpoints.lookup, SubscriptionEndpoints.modify,
-            AssetUpload.operation,
+            AssetUpload.operation, ZoneHistoryPurge.operation,
         ] + LongLivedEndpoints.all + SchemaEndpoints.all
 }

@@ -7,9 +7,7 @@ enum ChangeTokenCases {
         [
             nilTokenReturnsEveryLiveRecord, latestTokenReturnsNothing, modifiedRecordOnceInLatestState,
             deletionReportedOnce, smallBatchesMatchOneFetch, intermediateTokensResume, zonesAreIsolated,
-            purgedHistoryExpiresTokens.reachingStorage(
-                "purges a zone's change history, a store-side administration call (`purgeChangeHistory(in:)`) that a remote container does not offer"
-            ),
+            purgedHistoryExpiresTokens,
             foreignTokensRejected, deletedZoneNotFound, databaseChanges,
             tokensSurviveReopen.reachingStorage(
                 "closes and reopens the backend handle under the container; a server keeps its own handle (tokens across a stratusd restart are checked by the server's restart tests)"
