@@ -8,6 +8,7 @@ public import Foundation
 /// |---|---|---|
 /// | `server` | `STRATUS_SERVER` | not set: the default containers are embedded, over `backend` |
 /// | `serverCredentialsFile` | `STRATUS_SERVER_CREDENTIALS_FILE` | not set; required with `server` |
+/// | `remoteAssetCacheBytes` | `STRATUS_REMOTE_ASSET_CACHE_BYTES` | `536870912` (512 MiB): the size the cache of fetched assets is trimmed to (decision 0022) |
 ///
 /// The credentials file is JSON, readable by the app only:
 ///
@@ -26,6 +27,9 @@ public struct StratusRemoteSettings: Sendable, Hashable {
     public var url: URL?
     /// The path of the credentials file (`serverCredentialsFile`).
     public var credentialsFile: String?
+    /// The size the remote containers' cache of fetched assets is trimmed to
+    /// (`remoteAssetCacheBytes`, decision 0022), `nil` for the default, 512 MiB.
+    public var assetCacheBytes: Int64?
 
     /// No server: embedded default containers.
     public init() {}
@@ -41,6 +45,8 @@ public struct StratusRemoteSettings: Sendable, Hashable {
             url = try Self.serverURL(text)
         }
         credentialsFile = try StratusSettings.string(config, .serverCredentialsFile)
+        assetCacheBytes = try StratusServerSettings.integer(config, .remoteAssetCacheBytes, in: 1...Int.max)
+            .map(Int64.init)
         if url != nil && credentialsFile == nil {
             throw StratusSettingsError(
                 "'server' is set but 'serverCredentialsFile' is not: a remote container needs credentials; set 'serverCredentialsFile' (\(SettingsKey.serverCredentialsFile.environmentVariable)) to \(SettingsKey.serverCredentialsFile.summary)",

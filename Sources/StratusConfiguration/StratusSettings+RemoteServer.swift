@@ -17,8 +17,10 @@ extension StratusSettings {
         }
         let file = RemoteCredentialsFile(path: path, origin: origins[SettingsKey.serverCredentialsFile.rawValue])
         let contents = try file.read()
-        return RemoteServer(
+        var server = RemoteServer(
             url: url, credentials: contents.credentials, environment: contents.environment,
             trustedCertificatesFile: contents.trustedCertificatesFile)
+        if let bytes = remote.assetCacheBytes { server.assetCache.maximumBytes = bytes }
+        return server
     }
 }

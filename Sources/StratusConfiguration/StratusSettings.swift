@@ -14,6 +14,7 @@ public import StratusBackend
 /// | `logLevel` | `STRATUS_LOG_LEVEL` | not set: the app's logging set-up decides |
 /// | `server` | `STRATUS_SERVER` | not set: containers are embedded, over `backend` |
 /// | `serverCredentialsFile` | `STRATUS_SERVER_CREDENTIALS_FILE` | not set; required with `server` |
+/// | `remoteAssetCacheBytes` | `STRATUS_REMOTE_ASSET_CACHE_BYTES` | `536870912` (512 MiB) |
 /// | — | `STRATUS_CONFIG` | `stratus.json` in the current directory, if it exists |
 ///
 /// `stratusd`'s keys (`serverHost`, `serverPort`, `serverTlsCertificate`, `metricsPort`, …) are
@@ -183,7 +184,7 @@ public struct StratusSettings: Sendable, Hashable {
 enum SettingsKey: String, CaseIterable {
     case backend, dataDir, container, environment, logLevel
     // A remote default container (decision 0016.4).
-    case server, serverCredentialsFile
+    case server, serverCredentialsFile, remoteAssetCacheBytes
     case serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxAssetBytes
     case serverMaxConnections
     case metricsHost, metricsPort, metricsBearerTokenFile
@@ -218,7 +219,7 @@ enum SettingsKey: String, CaseIterable {
         case .serverPort, .metricsPort: return "a port number from 0 to 65535; 0 picks a free one"
         case .serverTlsCertificate: return "the path of a PEM certificate chain"
         case .serverTlsKey: return "the path of the certificate's PEM private key"
-        case .serverMaxBodyBytes, .serverMaxAssetBytes: return "a number of bytes, at least 1"
+        case .serverMaxBodyBytes, .serverMaxAssetBytes, .remoteAssetCacheBytes: return "a number of bytes, at least 1"
         case .serverMaxConnections: return "a number of connections, at least 1"
         case .metricsBearerTokenFile: return "the path of a file holding the token a scrape must present"
         default: return authAndNotificationSummary

@@ -27,8 +27,10 @@ extension RemoteDatabaseService {
         case .json(let json): answer = json
         }
         var changes: [ZoneChangesBatch.Change] = []
-        for item in try items("records", of: answer, "records/changes") {
-            changes.append(try change(item, zone: zoneID))
+        try readingAssets {
+            for item in try items("records", of: answer, "records/changes") {
+                changes.append(try change(item, zone: zoneID))
+            }
         }
         return ZoneChangesBatch(
             changes: changes,

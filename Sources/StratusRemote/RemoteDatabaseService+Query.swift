@@ -25,11 +25,13 @@ extension RemoteDatabaseService {
         if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
         let answer = try post("records/query", .object(body))
         var records: [CKRecord] = []
-        for item in try items("records", of: answer, "records/query") {
-            do {
-                records.append(try translator.serverRecord(from: item, defaultZone: zoneID ?? .default))
-            } catch {
-                throw malformed("records/query", error)
+        try readingAssets {
+            for item in try items("records", of: answer, "records/query") {
+                do {
+                    records.append(try translator.serverRecord(from: item, defaultZone: zoneID ?? .default))
+                } catch {
+                    throw malformed("records/query", error)
+                }
             }
         }
         var cursor: Data?

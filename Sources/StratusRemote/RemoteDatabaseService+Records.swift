@@ -69,9 +69,11 @@ extension RemoteDatabaseService {
         CKRecord.ID, Result<CKRecord, CKError>
     )] {
         var results: [CKRecord.ID: Result<CKRecord, CKError>] = [:]
-        for (zone, all) in Self.namesByZone(ids) {
-            for names in all.chunked(400) {
-                try lookup(Array(names), in: zone, desiredKeys: desiredKeys, into: &results)
+        try readingAssets {
+            for (zone, all) in Self.namesByZone(ids) {
+                for names in all.chunked(400) {
+                    try lookup(Array(names), in: zone, desiredKeys: desiredKeys, into: &results)
+                }
             }
         }
         return ids.map { ($0, results[$0] ?? .failure(RemoteFailure.error(.unknownItem, "record not found"))) }

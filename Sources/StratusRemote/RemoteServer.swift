@@ -32,6 +32,9 @@ public struct RemoteServer: Sendable, CustomStringConvertible {
     /// private CA, or a `stratusd` with a self-signed certificate): the path of a PEM file of
     /// the certificates to trust instead of the system's. `nil` trusts the system's roots.
     public var trustedCertificatesFile: String?
+    /// Where fetched assets are kept, how much of them, and for how long a file handed out
+    /// counts as in use (decision 0022); by default 512 MiB under `$TMPDIR/stratus-assets/remote`.
+    public var assetCache = RemoteAssetCachePolicy()
 
     /// A server at `url`, addressed with `credentials` in `environment`.
     public init(

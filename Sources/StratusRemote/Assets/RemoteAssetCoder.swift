@@ -4,7 +4,8 @@ import StratusWebServices
 
 /// ASSET fields between a remote container and its server: a saved asset is written as its
 /// upload's receipt; a fetched one `{fileChecksum, size, downloadURL}` is downloaded into a
-/// local cache file, which the app's `CKAsset.fileURL` names, as a fetched asset's does.
+/// file of the bounded local cache (``RemoteAssetCache``), which the app's `CKAsset.fileURL`
+/// names, as a fetched asset's does.
 struct RemoteAssetCoder: WSAssetCoding {
     let transport: RemoteTransport
     /// The assets this save uploaded, by ``key(_:)``.
@@ -31,42 +32,10 @@ struct RemoteAssetCoder: WSAssetCoding {
             throw WSValueProblem("an ASSET field without a downloadURL")
         }
         do {
-            return CKAsset(fileURL: try RemoteAssetCache.file(for: url, checksum: checksum, transport: transport))
+            let cache = RemoteAssetCache(transport.server.assetCache)
+            return CKAsset(fileURL: try cache.file(for: url, checksum: checksum, transport: transport))
         } catch {
             throw WSValueProblem("its content cannot be downloaded: \(error.localizedDescription)")
         }
-    }
-}
-
-/// Where a remote container's fetched assets are kept: one file per content (by its SHA-256),
-/// under the temporary directory, downloaded once.
-enum RemoteAssetCache {
-    static var directory: URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("stratus-assets/remote", isDirectory: true)
-    }
-
-    /// The local file of the content at `url`, downloaded unless a copy is already cached.
-    static func file(for url: String, checksum: String?, transport: RemoteTransport) throws(CKError) -> URL {
-        let name =
-            checksum.map { $0.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "+", with: "-") }
-            ?? UUID().uuidString
-        let file = directory.appendingPathComponent(name)
-        if checksum != nil, FileManager.default.fileExists(atPath: file.path) { return file }
-        let bytes = try transport.download(url, what: "asset download URL")
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            // Written beside the cache file and moved into place, so a reader never sees part
-            // of a file.
-            let partial = directory.appendingPathComponent(".\(name).\(UUID().uuidString)")
-            try Data(bytes).write(to: partial)
-            guard rename(partial.path, file.path) == 0 else {
-                try? FileManager.default.removeItem(at: partial)
-                throw CocoaError(.fileWriteUnknown)
-            }
-        } catch {
-            throw RemoteFailure.error(
-                .internalError, "the asset cache at \(directory.path) cannot be written: \(error)")
-        }
-        return file
     }
 }

@@ -1,0 +1,80 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Eviction: least recently handed out first, never a file in use.
+extension RemoteAssetCache {
+    /// One cached file as the trim sees it.
+    struct Entry {
+        var name: String
+        var size: Int64
+        /// When it was last handed out (its modification time), in seconds since 1970.
+        var used: Double
+    }
+
+    /// What one trim did.
+    struct Trimmed: Equatable {
+        /// The bytes of the cached files after it.
+        var bytes: Int64
+        /// The files it removed.
+        var evicted: Int
+    }
+
+    /// How old a partial file (`.name.UUID`) must be to count as a crashed writer's leftover.
+    static let abandonedPartialAge: Double = 3600
+
+    /// Evicts the least recently used files that are not in use until the cache holds at most
+    /// the policy's `maximumBytes`, under the directory's exclusive lock. Files pinned by this
+    /// process or handed out within the policy's `inUseInterval` stay, so the cache may stay
+    /// above the limit; partial files of crashed writers go.
+    @discardableResult
+    func trim(now: Date = Date()) -> Trimmed {
+        (try? withLock(LOCK_EX) { trimLocked(now: now.timeIntervalSince1970) }) ?? Trimmed(bytes: 0, evicted: 0)
+    }
+
+    private func trimLocked(now: Double) -> Trimmed {
+        var entries = scan(now: now)
+        var total = entries.reduce(Int64(0)) { $0 + $1.size }
+        let limit = max(1, policy.maximumBytes)
+        guard total > limit else { return Trimmed(bytes: total, evicted: 0) }
+        let interval = policy.inUseInterval.components
+        let cutoff = now - max(0, Double(interval.seconds) + Double(interval.attoseconds) * 1e-18)
+        let pinned = pins.names()
+        entries.sort { $0.used < $1.used }
+        var evicted = 0
+        for entry in entries where total > limit && entry.used <= cutoff && !pinned.contains(entry.name) {
+            guard unlink(directory.appendingPathComponent(entry.name).path) == 0 else { continue }
+            total -= entry.size
+            evicted += 1
+        }
+        return Trimmed(bytes: total, evicted: evicted)
+    }
+
+    /// The cached files (regular files not starting with `.`); abandoned partial files are
+    /// removed on the way.
+    func scan(now: Double) -> [Entry] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var entries: [Entry] = []
+        for name in names where name != ".lock" {
+            let path = directory.appendingPathComponent(name).path
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            #if canImport(Darwin)
+                let modified = info.st_mtimespec
+            #else
+                let modified = info.st_mtim
+            #endif
+            let used = Double(modified.tv_sec) + Double(modified.tv_nsec) * 1e-9
+            if name.hasPrefix(".") {
+                if now - used > Self.abandonedPartialAge { unlink(path) }
+                continue
+            }
+            entries.append(Entry(name: name, size: Int64(info.st_size), used: used))
+        }
+        return entries
+    }
+}
