@@ -76,7 +76,7 @@ public final class CKContainer: NSObject, @unchecked Sendable {
 
     /// A container with no engine of its own, whose databases reach theirs through the
     /// services `factory` makes (decision 0016: a remote container). The engine-only features
-    /// (the local long-lived journal, `purgeChangeHistory(in:)`) fail with `internalError`.
+    /// (the local long-lived journal) fail with `internalError`.
     package init(identifier: String, serviceFactory factory: @escaping DatabaseServiceFactory, logger: Logger) {
         self.containerIdentifier = identifier
         self.logger = logger

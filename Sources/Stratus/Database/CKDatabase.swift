@@ -40,7 +40,7 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
     }
 
     /// The local engine's view of this database, for a feature only a local engine has
-    /// (decision 0016: the long-lived journal, `purgeChangeHistory(in:)`); fails with
+    /// (decision 0016: the long-lived journal); fails with
     /// `internalError` naming `feature` when the database's service has none.
     func localContext(for feature: String) throws -> DatabaseContext {
         guard let context = try service().localContext else {
