@@ -45,9 +45,11 @@ extension RemoteAssetCache {
         let cutoff = now - max(0, Double(interval.seconds) + Double(interval.attoseconds) * 1e-18)
         let pinned = pins.names()
         entries.sort { $0.used < $1.used }
+        let base = directory.path + "/"
         var evicted = 0
-        for entry in entries where total > limit && entry.used <= cutoff && !pinned.contains(entry.name) {
-            guard unlink(directory.appendingPathComponent(entry.name).path) == 0 else { continue }
+        for entry in entries where entry.used <= cutoff && !pinned.contains(entry.name) {
+            guard total > limit else { break }
+            guard unlink(base + entry.name) == 0 else { continue }
             total -= entry.size
             evicted += 1
         }
@@ -57,10 +59,11 @@ extension RemoteAssetCache {
     /// The cached files (regular files not starting with `.`); abandoned partial files are
     /// removed on the way.
     func scan(now: Double) -> [Entry] {
+        let base = directory.path + "/"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         var entries: [Entry] = []
         for name in names where name != ".lock" {
-            let path = directory.appendingPathComponent(name).path
+            let path = base + name
             var info = stat()
             guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             #if canImport(Darwin)
