@@ -129,4 +129,27 @@ struct RemoteAssetCacheTests {
         #expect(!left.contains(partials[0].0), "a crashed writer's partial file is removed")
         #expect(left.contains(partials[1].0), "a partial file being written is left alone")
     }
+
+    @Test func twoContainersOnOneCacheFetchTheSameAssetsAtOnce() async throws {
+        defer { try? cache.remove() }
+        let writer = database(limit: 250_000, interval: RemoteAssetCachePolicy.defaultInUseInterval)
+        try await save(6, in: writer)
+        let readers = [writer, database(limit: 250_000, interval: RemoteAssetCachePolicy.defaultInUseInterval)]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (number, reader) in readers.enumerated() {
+                group.addTask {
+                    for index in (0..<6).map({ number == 0 ? $0 : 5 - $0 }) {
+                        let file = try #require(try await fetch(index, from: reader).first)
+                        #expect(try Data(contentsOf: file) == Self.content(index), "reader \(number), a\(index)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try cached().count == 6, "all six were handed out within five minutes: in use")
+        let partials = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter {
+            $0.hasPrefix(".") && $0 != ".lock"
+        }
+        #expect(partials.isEmpty, "no partial file is left behind: \(partials)")
+    }
 }
