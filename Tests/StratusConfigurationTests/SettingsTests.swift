@@ -35,7 +35,7 @@ struct SettingsTests {
                 "authReplayGuard", "authS2sMaxAgeSeconds", "authSessionTtlSeconds", "authSignInUrl",
                 "backend", "container", "dataDir", "environment", "logLevel", "metricsBearerTokenFile", "metricsHost",
                 "metricsPort",
-                "notificationsMaxPerUser", "notificationsRetentionSeconds",
+                "notificationsMaxPerUser", "notificationsRetentionSeconds", "remoteAssetCacheBytes",
                 "server", "serverCredentialsFile", "serverHost", "serverMaxAssetBytes", "serverMaxBodyBytes",
                 "serverMaxConnections", "serverPort",
                 "serverTlsCertificate", "serverTlsKey",
@@ -115,7 +115,7 @@ struct SettingsTests {
         #expect(
             error?.message
                 == "configuration file '\(path)' has an unknown key 'backnd'; known keys: backend, dataDir, container, environment, logLevel, "
-                + "server, serverCredentialsFile, serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxAssetBytes, "
+                + "server, serverCredentialsFile, remoteAssetCacheBytes, serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxAssetBytes, "
                 + "serverMaxConnections, "
                 + "metricsHost, metricsPort, metricsBearerTokenFile, "
                 + "authSignInUrl, authSessionTtlSeconds, authS2sMaxAgeSeconds, authReplayGuard, "
