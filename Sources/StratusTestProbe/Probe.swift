@@ -10,6 +10,7 @@ enum Probe {
         SQLiteCounterCommand.usage, LMDBCounterCommand.usage, CrashWriterCommand.usage, LongLivedWriterCommand.usage,
         SyncWriterCommand.usage, LMDBHoldReadCommand.usage, NamespaceNumbersCommand.usage, RemoteWriterCommand.usage,
         RemoteSyncerCommand.usage, RemoteLongLivedCommand.usage, SyncEngineDeviceCommand.usage,
+        RemoteAssetReaderCommand.usage,
     ]
 
     /// Opens the store `store` names: an `lmdb:` URL (options included, such as

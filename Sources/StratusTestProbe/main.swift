@@ -42,6 +42,8 @@ do {
         try RemoteSyncerCommand.run(subcommandArguments)
     case RemoteLongLivedCommand.name:
         try RemoteLongLivedCommand.run(subcommandArguments)
+    case RemoteAssetReaderCommand.name:
+        try RemoteAssetReaderCommand.run(subcommandArguments)
     case SyncEngineDeviceCommand.name:
         try SyncEngineDeviceCommand.run(subcommandArguments)
     default:

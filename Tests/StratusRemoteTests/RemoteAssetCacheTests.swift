@@ -152,4 +152,52 @@ struct RemoteAssetCacheTests {
         }
         #expect(partials.isEmpty, "no partial file is left behind: \(partials)")
     }
+
+    /// The asset downloads the server has logged so far.
+    func downloads() -> Int {
+        fixture.server.standardError.components(separatedBy: "\n").filter { $0.contains("/assets/1/download/") }.count
+    }
+
+    @Test func twoProcessesShareTheCacheWhileItIsTrimmed() async throws {
+        defer { try? cache.remove() }
+        let database = database(limit: 250_000, interval: RemoteAssetCachePolicy.defaultInUseInterval)
+        try await save(18, in: database)
+        // a0…a11 are cached and then unused for an hour: evictable by the first trim.
+        for index in 0..<12 { _ = try await fetch(index, from: database) }
+        for name in try cached().keys {
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: cache.appending(name).path)
+        }
+        let expected = try TemporaryDirectory(prefix: "remote-asset-expected")
+        defer { try? expected.remove() }
+        for index in 0..<18 { try Self.content(index).write(to: expected.appending("a\(index).bin")) }
+        let account = try RemoteProbeAccount(
+            apiToken: fixture.apiToken, webAuthToken: fixture.aliceSession, container: RemoteFixture.container,
+            in: expected)
+        // Each process downloads new content (a trim follows) between hand-outs of the aged files
+        // the other process's trims are evicting, in opposite orders.
+        let orders = [
+            [12, 0, 1, 2, 13, 3, 4, 5, 14, 6, 7, 8, 9, 10, 11], [15, 11, 10, 9, 16, 8, 7, 6, 17, 5, 4, 3, 2, 1, 0],
+        ]
+        let downloadsBefore = downloads()
+        let readers = try orders.map { order in
+            try TestProbe.launch(
+                ["remote-asset-reader"] + account.arguments(server: fixture.server.baseURL)
+                    + [cache.path, "250000", expected.path] + order.map { "a\($0)" })
+        }
+        for (number, reader) in readers.enumerated() {
+            let outcome = await reader.finish()
+            #expect(outcome.status == 0, "reader \(number): \(outcome.errorOutput)")
+            #expect(outcome.output.contains("ok 15 assets read"), "reader \(number): \(outcome.output)")
+        }
+        #expect(try cached().count == 18, "every file was handed out within five minutes: all in use")
+        // The first trim, after a process's first download, found the 12 aged files untouched and
+        // evicted at least 10 of them (to 250 kB); both processes then fetched each again.
+        let downloaded = downloads() - downloadsBefore
+        #expect(downloaded >= 6 + 10, "the new assets and the evicted aged ones were downloaded: \(downloaded)")
+        let partials = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter {
+            $0.hasPrefix(".") && $0 != ".lock"
+        }
+        #expect(partials.isEmpty, "no partial file is left behind: \(partials)")
+    }
 }
