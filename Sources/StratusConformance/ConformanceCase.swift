@@ -48,6 +48,11 @@ public struct ConformanceCase: Sendable, CustomStringConvertible, Hashable {
     /// - Throws: ``ConformanceFailure`` when the backend breaks the contract, or when the
     ///   fixture cannot make or open its storage (then `step` says so).
     public func run(with fixture: any BackendFixture) async throws {
+        try await CaseGate.shared.withSlot { try await runNow(with: fixture) }
+    }
+
+    /// Runs the case now (``run(with:)`` once the gate lets it).
+    private func runNow(with fixture: any BackendFixture) async throws {
         let storage: any FixtureStorage
         do {
             storage = try await fixture.makeStorage()
