@@ -20,12 +20,27 @@ public protocol BackendReadTransaction: AnyObject {
     /// server) should answer them together; the engine reads every record a modify touches
     /// with one call. Checked by every `modify.*` case.
     func getMany(_ keys: [[UInt8]]) throws -> [[UInt8]?]
+
+    /// The values stored under `keys` (as ``getMany(_:)``) and the pairs of each of `scans`
+    /// (as ``scan(_:limit:reverse:)``), read together.
+    ///
+    /// Defaults to ``getMany(_:)`` and then each scan. A server backend should answer them in
+    /// one round trip: the engine reads the rows a modify starts from, and the subscriptions
+    /// its commit fires, with one call. Checked by `kv.batch.*`.
+    func getMany(_ keys: [[UInt8]], scanning scans: [ScanRequest]) throws -> BatchedReads
 }
 
 extension BackendReadTransaction {
     /// One ``get(_:)`` per key, in order: the default of ``getMany(_:)``.
     public func getMany(_ keys: [[UInt8]]) throws -> [[UInt8]?] {
         try keys.map { try get($0) }
+    }
+
+    /// ``getMany(_:)``, then each scan in turn: the default of ``getMany(_:scanning:)``.
+    public func getMany(_ keys: [[UInt8]], scanning scans: [ScanRequest]) throws -> BatchedReads {
+        let values = try getMany(keys)
+        return BatchedReads(
+            values: values, scans: try scans.map { try scan($0.range, limit: $0.limit, reverse: $0.reverse) })
     }
 
     /// Up to `limit` pairs of `range` in ascending key order.

@@ -36,6 +36,23 @@ final class PostgreSQLWriteTransaction: PostgreSQLReadTransaction, SignalingWrit
         return try serverScan(range, limit: limit, reverse: reverse, before: flush)
     }
 
+    /// Keys and scans in one round trip: buffered keys are answered from the buffer; when a
+    /// scan's range holds buffered writes, the buffer is sent first, in the same round trip.
+    override func getMany(_ keys: [[UInt8]], scanning scans: [ScanRequest]) throws -> BatchedReads {
+        try checkActive()
+        var before: [PostgreSQLStatement] = []
+        if scans.contains(where: { !$0.range.isEmpty && buffer.overlaps($0.range) }) {
+            before = buffer.statements(table: table)
+            buffer.removeAll()
+        }
+        let read = try serverRead(keys.filter { buffer.lookup($0) == nil }, scans, before: before)
+        let values = keys.map { key in
+            if let buffered = buffer.lookup(key) { return buffered }
+            return read.found[key]
+        }
+        return BatchedReads(values: values, scans: read.scans)
+    }
+
     func set(_ key: [UInt8], _ value: [UInt8]) throws {
         try checkActive()
         buffer.set(key, value)

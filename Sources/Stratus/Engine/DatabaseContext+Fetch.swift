@@ -29,6 +29,7 @@ extension DatabaseContext {
         var seen = Set<CKRecord.ID>()
         let unique = ids.filter { seen.insert($0).inserted }
         return try engine.read { txn in
+            let preloaded = try PreloadedRows(firstReads(of: unique), txn)
             var zones: [CKRecordZone.ID: ZoneRow?] = [:]
             var zoneRows: [ZoneRow?] = []
             zoneRows.reserveCapacity(unique.count)
@@ -39,14 +40,15 @@ extension DatabaseContext {
                 if let cached = zones[id.zoneID] {
                     zoneRow = cached
                 } else {
-                    zoneRow = try loadZone(id.zoneID, txn)
+                    zoneRow = try loadZone(id.zoneID, txn, preloaded: preloaded)
                     zones[id.zoneID] = zoneRow
                 }
                 zoneRows.append(zoneRow)
                 if let zoneRow { lookups.append((zoneRow.number, id.recordName)) }
             }
-            // Two reads for the whole request: the pointers, then the entries (decision 0008).
-            var records = try loadRecords(lookups, txn).makeIterator()
+            // Two reads for the whole request: the pointers (with the zones' rows when their
+            // numbers were known), then the entries (decision 0008).
+            var records = try loadRecords(lookups, txn, preloaded: preloaded).makeIterator()
             return zip(unique, zoneRows).map { id, zoneRow in
                 guard zoneRow != nil else {
                     return (id, .failure(.make(.zoneNotFound, "Zone '\(id.zoneID.zoneName)' does not exist")))
@@ -57,5 +59,25 @@ extension DatabaseContext {
                 return (id, .success(makeRecord(stored, id: id, desiredKeys: desiredKeys, txn)))
             }
         }
+    }
+
+    /// What a fetch reads first, together (``PreloadedRows``): its zones' rows, and the pointers
+    /// of its records in the zones whose numbers this process has seen (``ZoneNumberHints``).
+    private func firstReads(of ids: [CKRecord.ID]) -> [[UInt8]] {
+        var reads: [[UInt8]] = []
+        var numbers: [CKRecordZone.ID: Int64?] = [:]
+        for id in ids {
+            let number: Int64?
+            if let known = numbers[id.zoneID] {
+                number = known
+            } else {
+                let zoneKey = keys.zone(id.zoneID.zoneName, id.zoneID.ownerName)
+                reads.append(zoneKey)
+                number = engine.zoneNumbers.number(zoneKey)
+                numbers[id.zoneID] = number
+            }
+            if let number { reads.append(keys.record(number, id.recordName)) }
+        }
+        return reads
     }
 }

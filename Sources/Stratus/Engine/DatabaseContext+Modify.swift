@@ -32,7 +32,8 @@ extension DatabaseContext {
         let now = Date().timeIntervalSinceReferenceDate
         let outcome = try engine.write { txn in
             var results = ItemResults(request)
-            let preloaded = try PreloadedRows(firstReads(of: request, zones: grouping.groups.zones), txn)
+            let (reads, types) = firstReads(of: request, grouping: grouping)
+            let preloaded = try PreloadedRows(reads, scans: subscriptionScans(recordTypes: types), txn)
             var meta = try loadMeta(txn, preloaded: preloaded)
             var schema = SchemaCache(context: self, preloaded: preloaded)
             let (savesByGroup, deletesByGroup) = grouping.items(of: request)
@@ -40,12 +41,12 @@ extension DatabaseContext {
                 try modifyZone(
                     zoneID, saves: savesByGroup[group], deletes: deletesByGroup[group], request: request,
                     checks: checks, now: now, results: &results, meta: &meta, schema: &schema,
-                    zoneRow: { try loadZone(zoneID, txn, preloaded: preloaded) }, txn)
+                    preloaded: preloaded, txn)
             }
             try schema.flush(txn)
             try storeMeta(meta, txn)
             var outcome = results.outcome(of: request)
-            outcome.notifiedLogs = try fireSubscriptions(results.changes, txn)
+            outcome.notifiedLogs = try fireSubscriptions(results.changes, txn, preloaded: preloaded)
             // Cancelled before commit: roll everything back.
             if let error = cancelled() { throw error }
             try journal?(outcome, txn)
@@ -55,18 +56,31 @@ extension DatabaseContext {
         return outcome
     }
 
-    /// The rows a modify reads before deciding anything: the meta row, each zone's row and
-    /// each saved record type's schema, read together (``PreloadedRows``).
-    private func firstReads(of request: ModifyRequest, zones: [CKRecordZone.ID]) -> [[UInt8]] {
+    /// The rows a modify reads before deciding anything, read together (``PreloadedRows``):
+    /// the meta row, each zone's row, each saved record type's schema, and the pointers of the
+    /// items of each zone whose number this process has seen (``ZoneNumberHints``); and the
+    /// saved record types.
+    private func firstReads(of request: ModifyRequest, grouping: Grouping) -> (keys: [[UInt8]], types: [String]) {
         var reads = [keys.meta]
-        reads += zones.map { keys.zone($0.zoneName, $0.ownerName) }
+        for (group, zoneID) in grouping.groups.zones.enumerated() {
+            let zoneKey = keys.zone(zoneID.zoneName, zoneID.ownerName)
+            reads.append(zoneKey)
+            guard let number = engine.zoneNumbers.number(zoneKey) else { continue }
+            let single = grouping.groups.zones.count == 1
+            for (index, save) in request.saves.enumerated() where single || grouping.saveGroups[index] == group {
+                reads.append(keys.record(number, save.id.recordName))
+            }
+            for (index, id) in request.deletes.enumerated() where single || grouping.deleteGroups[index] == group {
+                reads.append(keys.record(number, id.recordName))
+            }
+        }
         // A request saves records of a few types: comparing names is cheaper than hashing each.
         var types: [String] = []
         for index in request.saves.indices where !types.contains(request.saves[index].recordType) {
             types.append(request.saves[index].recordType)
         }
         reads += types.map { keys.recordType($0) }
-        return reads
+        return (reads, types)
     }
 
     /// A request's items grouped by zone.
@@ -217,9 +231,9 @@ extension DatabaseContext {
     private func modifyZone(
         _ zoneID: CKRecordZone.ID, saves: [ModifyRequest.Save], deletes: [(Int, CKRecord.ID)],
         request: ModifyRequest, checks: ItemChecks, now: Double, results: inout ItemResults, meta: inout DatabaseMeta,
-        schema: inout SchemaCache, zoneRow: () throws -> ZoneRow?, _ txn: any BackendWriteTransaction
+        schema: inout SchemaCache, preloaded: PreloadedRows, _ txn: any BackendWriteTransaction
     ) throws {
-        guard var zone = try zoneRow() else {
+        guard var zone = try loadZone(zoneID, txn, preloaded: preloaded) else {
             let error = CKError.make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
             for save in saves { results.fail(.save(save.index), checks.preErrors[.save(save.index)] ?? error) }
             for (index, _) in deletes { results.fail(.delete(index), checks.preErrors[.delete(index)] ?? error) }
@@ -229,9 +243,11 @@ extension DatabaseContext {
             request.atomic && CKRecordZone.Capabilities(rawValue: UInt(zone.capabilities)).contains(.atomic)
         let schemaBefore = schema
 
-        // Every pointer the zone's items touch, then the live records, in two reads: a
-        // server backend answers them in two round trips instead of one per record.
-        let prefetched = try prefetch(zone: zone.number, saves: saves, deletes: deletes.map(\.1), txn)
+        // Every pointer the zone's items touch (read with the first reads when the zone's number
+        // was known), then the live records, in two reads: a server backend answers them in two
+        // round trips (or one) instead of one per record.
+        let prefetched = try prefetch(
+            zone: zone.number, saves: saves, deletes: deletes.map(\.1), preloaded: preloaded, txn)
 
         // Phase 1: decide every item without writing.
         var failures: [ItemKey: CKError] = [:]
@@ -463,7 +479,8 @@ extension DatabaseContext {
     /// Two reads for the whole zone (decision 0008): the items' pointers in one `getMany`, then
     /// the entries of those that are live in a second (none when every item is new).
     private func prefetch(
-        zone: Int64, saves: [ModifyRequest.Save], deletes: [CKRecord.ID], _ txn: any BackendReadTransaction
+        zone: Int64, saves: [ModifyRequest.Save], deletes: [CKRecord.ID], preloaded: PreloadedRows,
+        _ txn: any BackendReadTransaction
     ) throws -> Prefetched {
         var names: [String] = []
         names.reserveCapacity(saves.count + deletes.count)
@@ -472,7 +489,7 @@ extension DatabaseContext {
         var result = Prefetched()
         var entryNames: [String] = []
         var entryKeys: [[UInt8]] = []
-        for (index, bytes) in try txn.getMany(names.map { keys.record(zone, $0) }).enumerated() {
+        for (index, bytes) in try preloaded.takeMany(names.map { keys.record(zone, $0) }, txn).enumerated() {
             guard let bytes else { continue }
             let pointer = try RecordPointer(decoding: bytes)
             result.pointers[names[index]] = pointer

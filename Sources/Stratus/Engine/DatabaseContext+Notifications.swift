@@ -23,13 +23,16 @@ extension DatabaseContext {
     /// Fires this database's subscriptions for `changes` (and, for `zonesChanged`, its database
     /// subscriptions without a record type) in `txn`; returns the logs appended to.
     func fireSubscriptions(
-        _ changes: [RecordChange], zonesChanged: Bool = false, _ txn: any BackendWriteTransaction
+        _ changes: [RecordChange], zonesChanged: Bool = false, _ txn: any BackendWriteTransaction,
+        preloaded: PreloadedRows? = nil
     ) throws -> [Int64] {
         guard firesSubscriptions, !changes.isEmpty || zonesChanged else { return [] }
-        if namespaceOwner == "" { return scope == .public ? try firePublicSubscriptions(changes, txn) : [] }
+        if namespaceOwner == "" {
+            return scope == .public ? try firePublicSubscriptions(changes, txn, preloaded) : []
+        }
         let now = Date()
         var entries: [NotificationEntry] = []
-        for row in try loadSubscriptionRows(txn) {
+        for row in try loadSubscriptionRows(txn, preloaded) {
             let fired = subscriptionEntries(for: row, changes, zonesChanged: zonesChanged, now: now)
             guard !fired.isEmpty else { continue }
             entries += fired
@@ -48,15 +51,15 @@ extension DatabaseContext {
     /// A public commit fires the users' query subscriptions on the record types it wrote,
     /// found through the index `41 (record type, n_U, id)`: each user's entries go to that
     /// user's log. Returns the logs appended to.
-    private func firePublicSubscriptions(_ changes: [RecordChange], _ txn: any BackendWriteTransaction) throws
-        -> [Int64]
-    {
+    private func firePublicSubscriptions(
+        _ changes: [RecordChange], _ txn: any BackendWriteTransaction, _ preloaded: PreloadedRows?
+    ) throws -> [Int64] {
         let now = Date()
         var entriesByUser: [Int64: [NotificationEntry]] = [:]
         var users: [Int64] = []
         for recordType in Set(changes.map(\.recordType)).sorted() {
             let range = keys.publicSubscriptionIndex(recordType)
-            for pair in try scanAll(range, txn) {
+            for pair in try scanAll(range, txn, preloaded) {
                 var reader = OrderedKeyReader(pair.key, from: range.lowerBound.count)
                 let user = try reader.readInteger()
                 let id = try reader.readString()
@@ -82,19 +85,40 @@ extension DatabaseContext {
         return users
     }
 
-    /// Every subscription of this database.
-    private func loadSubscriptionRows(_ txn: any BackendReadTransaction) throws -> [SubscriptionRow] {
-        try scanAll(keys.subscriptions, txn).map { try SubscriptionRow(decoding: $0.value) }
+    /// The scans ``fireSubscriptions(_:zonesChanged:_:preloaded:)`` starts with when the commit
+    /// writes records of `recordTypes` (or only zones): read ahead with a write's first reads
+    /// (``PreloadedRows``), they cost no round trip of their own.
+    func subscriptionScans(recordTypes: [String]) -> [ScanRequest] {
+        guard firesSubscriptions else { return [] }
+        if namespaceOwner == "" {
+            guard scope == .public else { return [] }
+            return recordTypes.map { ScanRequest(keys.publicSubscriptionIndex($0), limit: Self.subscriptionPage) }
+        }
+        return [ScanRequest(keys.subscriptions, limit: Self.subscriptionPage)]
     }
 
-    /// Every pair in `range`, read in pages.
-    private func scanAll(_ range: KeyRange, _ txn: any BackendReadTransaction) throws -> [KeyValuePair] {
+    /// Pairs read per scan of subscriptions.
+    private static let subscriptionPage = 256
+
+    /// Every subscription of this database.
+    private func loadSubscriptionRows(
+        _ txn: any BackendReadTransaction, _ preloaded: PreloadedRows?
+    ) throws -> [SubscriptionRow] {
+        try scanAll(keys.subscriptions, txn, preloaded).map { try SubscriptionRow(decoding: $0.value) }
+    }
+
+    /// Every pair in `range`, read in pages (the first one preloaded, when it was).
+    private func scanAll(
+        _ range: KeyRange, _ txn: any BackendReadTransaction, _ preloaded: PreloadedRows?
+    ) throws -> [KeyValuePair] {
         var pairs: [KeyValuePair] = []
         var range = range
+        var first = preloaded?.takeScan(range, limit: Self.subscriptionPage)
         while true {
-            let page = try txn.scan(range, limit: 256)
+            let page = try first ?? txn.scan(range, limit: Self.subscriptionPage)
+            first = nil
             pairs += page
-            guard let last = page.last, page.count == 256 else { return pairs }
+            guard let last = page.last, page.count == Self.subscriptionPage else { return pairs }
             range = KeyRange(from: last.key + [0], to: range.upperBound)
         }
     }

@@ -29,9 +29,12 @@ extension DatabaseContext {
     ) throws -> ZoneRow? {
         let key = keys.zone(zoneID.zoneName, zoneID.ownerName)
         if let bytes = try row(key, txn, preloaded) {
-            return try ZoneRow(decoding: bytes)
+            let zone = try ZoneRow(decoding: bytes)
+            engine.zoneNumbers.remember(key, zone.number)
+            return zone
         }
         if zoneID.isDefaultZone && zoneID.ownerName == CKCurrentUserDefaultName && scope != .shared {
+            engine.zoneNumbers.remember(key, DatabaseContext.defaultZoneNumber)
             return ZoneRow(number: DatabaseContext.defaultZoneNumber, capabilities: 0)
         }
         return nil
@@ -95,10 +98,11 @@ extension DatabaseContext {
     /// The live records `names` (`nil` for a missing or deleted one), in order: every pointer
     /// in one `getMany`, then every entry of a live one in a second.
     func loadRecords(
-        _ names: [(zone: Int64, name: String)], _ txn: any BackendReadTransaction
+        _ names: [(zone: Int64, name: String)], _ txn: any BackendReadTransaction, preloaded: PreloadedRows? = nil
     ) throws -> [StoredRecord?] {
         if names.isEmpty { return [] }
-        let pointers = try txn.getMany(names.map { keys.record($0.zone, $0.name) })
+        let pointerKeys = names.map { keys.record($0.zone, $0.name) }
+        let pointers = try preloaded?.takeMany(pointerKeys, txn) ?? txn.getMany(pointerKeys)
         var entryKeys: [[UInt8]] = []
         entryKeys.reserveCapacity(names.count)
         var live: [Int] = []

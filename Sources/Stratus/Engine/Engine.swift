@@ -34,6 +34,9 @@ package final class Engine: Sendable {
     let logger: Logger
     /// The environments' schemas as last parsed (decision 0020).
     let schemaRows = SchemaRowCache()
+    /// The numbers of the zones this process has read, so a write reads its records' pointers
+    /// with its first reads (``PreloadedRows``).
+    let zoneNumbers = ZoneNumberHints()
     /// Told, after a commit, which notification logs it appended to (decision 0014.6).
     private let notificationObserver = Mutex<(@Sendable ([Int64]) -> Void)?>(nil)
     /// The most entries kept per notification log (decision 0014.2; ``setNotificationLogLimit(_:)``).

@@ -4,6 +4,6 @@
 /// Every ID starts with `kv.`; the groups live in `KeyValue<Group>Cases.swift`.
 enum KeyValueCases {
     static var all: [ConformanceCase] {
-        ordering + basic + scan + transactions + isolation + durability + lifecycle
+        ordering + basic + scan + batch + transactions + isolation + durability + lifecycle
     }
 }
