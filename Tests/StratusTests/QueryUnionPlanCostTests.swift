@@ -2,7 +2,8 @@ import Foundation
 import Stratus
 import Testing
 
-/// Union plans and a list's prefix (decision 0019.8) read what their pages need, not the zone:
+/// Unions, intersections and a list's prefix (decision 0019.8) read what their pages need,
+/// not the zone (an intersection whose first group holds every record included):
 /// the keys read, counted in the store, barely change when the zone grows eightfold, and a
 /// query continued from a cursor keeps reading little.
 @Suite struct QueryUnionPlanCostTests {
@@ -30,6 +31,9 @@ import Testing
         ("ANY tags BEGINSWITH %@", ["tag0012"], 10),
         ("self CONTAINS %@", ["t000123 T000456 absent"], 2),
         ("self CONTAINS %@", ["the a"], 0),
+        ("tags CONTAINS %@", [["all", "tag00123"]], 1),
+        ("tags CONTAINS %@ AND tags CONTAINS %@", ["m2", "tag00124"], 0),
+        ("self CONTAINS %@ AND self CONTAINS %@", ["word", "t000123"], 1),
     ]
 
     @Test(arguments: predicates.indices)

@@ -83,14 +83,14 @@ extension DatabaseContext {
                 }
             }
 
-            if let unsortedPlan, unsortedPlan.walk == .union {
+            if let unsortedPlan, unsortedPlan.walksInScanOrder {
                 var after: (zone: Int64, name: String)?
                 switch start {
                 case .keyset(let zone, let name)?: after = (zone: zone, name: name)
                 case nil: break
                 default: throw CKError.make(.invalidArguments, "the query cursor belongs to another query")
                 }
-                return try unionPage(
+                return try scanOrderPage(
                     type: type, plan: unsortedPlan, zones: zones, after: after, pageSize: pageSize,
                     desiredKeys: desiredKeys, matches: matches, fingerprint: fingerprint, txn)
             }

@@ -41,7 +41,7 @@ extension DatabaseContext {
         switch cursor {
         case nil: break
         case .planned(let key, _)?: pinned = IndexValue.canonicalField(key)
-        // A scan's cursor: the scan continues it, or a union plan, which walks in its order.
+        // A scan's cursor: the scan continues it, or a plan that walks in its order.
         case .keyset?: keyset = true
         default: return nil
         }
@@ -51,7 +51,7 @@ extension DatabaseContext {
             if pinned != nil { throw CKError.make(.invalidArguments, "the query cursor belongs to another query") }
             return nil
         }
-        if keyset && plan.walk != .union { return nil }
+        if keyset && !plan.walksInScanOrder { return nil }
         if row.fields[plan.field]?.isReady(plan.index) != true {
             // In production an index being built is a declared one, built by `schema import`:
             // the query scans until it is ready (decision 0020.8).

@@ -12,10 +12,15 @@ import StratusBackend
 struct IndexUnionMerger {
     /// One group's entries (the group's bytes then a record name), from a starting name on.
     private struct Stream {
+        /// The index prefix and the group: an entry's key is this and a name.
+        var groupKey: [UInt8]
         var range: KeyRange
         var buffer: [Entry] = []
         var index = 0
         var exhausted = false
+        /// How many entries the next read fetches: a few after a seek, doubling while the
+        /// group is read on, so a read-ahead costs at most what was used.
+        var readSize = IndexUnionMerger.firstReadSize
 
         var head: Entry? { index < buffer.count ? buffer[index] : nil }
     }
@@ -27,8 +32,9 @@ struct IndexUnionMerger {
         var position: Int64
     }
 
-    /// How many entries of a group one read fetches.
-    static let readSize = 64
+    /// How many entries of a group the first read fetches, and at most one read.
+    static let firstReadSize = 4
+    static let maximumReadSize = 128
 
     private let prefix: [UInt8]
     private let bounds: [IndexBounds]
@@ -45,22 +51,50 @@ struct IndexUnionMerger {
 
     /// The next record name of the walk with its change-log position, or `nil` at the end.
     mutating func next(_ txn: any BackendReadTransaction) throws -> Entry? {
+        guard let head = try peek(atLeast: nil, txn) else { return nil }
+        pop(head)
+        return head
+    }
+
+    /// The walk's next record name that is not before `target` (an encoded name), without
+    /// taking it: entries before it are skipped, inside what was read or by seeking the group
+    /// to it.
+    mutating func peek(atLeast target: [UInt8]?, _ txn: any BackendReadTransaction) throws -> Entry? {
         if streams == nil { streams = try discoverGroups(txn) }
         guard var streams else { return nil }
         defer { self.streams = streams }
         var best: Entry?
         for i in streams.indices {
+            if let target { try Self.skip(&streams[i], to: target, prefix: prefix, txn) }
             try Self.fill(&streams[i], prefix: prefix, txn)
             if let head = streams[i].head, best.map({ KeyRange.less(head.nameKey, $0.nameKey) }) ?? true {
                 best = head
             }
         }
-        guard let best else { return nil }
-        // The same record in other groups: taken once.
-        for i in streams.indices where streams[i].head?.nameKey == best.nameKey {
+        return best
+    }
+
+    /// Takes `entry`, the name ``peek(atLeast:_:)`` returned, from every group holding it.
+    mutating func pop(_ entry: Entry) {
+        guard var streams else { return }
+        for i in streams.indices where streams[i].head?.nameKey == entry.nameKey {
             streams[i].index += 1
         }
-        return best
+        self.streams = streams
+    }
+
+    /// Skips the stream's entries before `target`: those read already, then by moving the
+    /// start of what is left to read.
+    private static func skip(
+        _ stream: inout Stream, to target: [UInt8], prefix: [UInt8], _ txn: any BackendReadTransaction
+    ) throws {
+        while let head = stream.head, KeyRange.less(head.nameKey, target) { stream.index += 1 }
+        guard stream.head == nil, !stream.exhausted else { return }
+        let from = stream.groupKey + target
+        if KeyRange.less(stream.range.lowerBound, from) {
+            stream.range = KeyRange(from: from, to: stream.range.upperBound)
+            stream.readSize = firstReadSize
+        }
     }
 
     /// The groups inside the bounds, each as a stream from the first name after `after`.
@@ -77,7 +111,7 @@ struct IndexUnionMerger {
                 // from the group and the string tag up to the group and the next tag.
                 let start = after.map { prefix + group + $0 + [0] } ?? prefix + group + [nameTag]
                 let end = prefix + group + [nameTag + 1]
-                streams.append(Stream(range: KeyRange(from: start, to: end)))
+                streams.append(Stream(groupKey: prefix + group, range: KeyRange(from: start, to: end)))
                 from = end
             }
         }
@@ -87,7 +121,9 @@ struct IndexUnionMerger {
     /// Reads the stream's next entries once its buffer is used up.
     private static func fill(_ stream: inout Stream, prefix: [UInt8], _ txn: any BackendReadTransaction) throws {
         guard stream.index >= stream.buffer.count, !stream.exhausted else { return }
-        let page = stream.range.isEmpty ? [] : try txn.scan(stream.range, limit: readSize)
+        let limit = stream.readSize
+        stream.readSize = min(limit * 2, maximumReadSize)
+        let page = stream.range.isEmpty ? [] : try txn.scan(stream.range, limit: limit)
         stream.buffer = try page.map { pair in
             let (group, name) = try IndexGroupScanner.split(pair.key, prefixLength: prefix.count)
             var reader = ByteReader(pair.value)
@@ -95,7 +131,7 @@ struct IndexUnionMerger {
                 nameKey: Array(pair.key[(prefix.count + group.count)...]), name: name, position: try reader.readInt64())
         }
         stream.index = 0
-        if let last = page.last, page.count == readSize {
+        if let last = page.last, page.count == limit {
             stream.range = KeyRange(from: last.key + [0], to: stream.range.upperBound)
         } else {
             stream.exhausted = true

@@ -38,12 +38,19 @@ struct QueryPlan: Sendable, Equatable {
         /// and record name, each record once: the scan's order, continued by the scan's
         /// keyset cursor (decision 0019.8).
         case union
+        /// Several exact groups a record must all be in (`list CONTAINS {a, b}`,
+        /// `self CONTAINS 'a' AND self CONTAINS 'b'`), intersected by record name: the scan's
+        /// order, continued by the scan's keyset cursor.
+        case intersection
     }
 
     /// The field's key as the predicate writes it (`creationDate`).
     var key: String
     var index: Index = .value
     var walk: Walk = .groups
+    /// Whether a record must be in a group of every bound (membership in a list, a token):
+    /// two such plans on one field intersect.
+    var membership = false
     /// The index's (canonical) field name (`___createTime`).
     var field: String
     var kind: Kind
@@ -72,9 +79,13 @@ struct QueryPlan: Sendable, Equatable {
             if let field, plan.field != field { continue }
             if let index = plans.firstIndex(where: { $0.field == plan.field && $0.index == plan.index }) {
                 // A list has several entries in its match index: `tags CONTAINS 'a' AND tags
-                // CONTAINS 'b'` is in both groups, not in their intersection. The first
-                // conjunct drives; the evaluator checks the other.
-                if plan.index == .match { continue }
+                // CONTAINS 'b'` is in both groups, whose ranges do not intersect. Memberships
+                // intersect by record; otherwise the first conjunct drives and the evaluator
+                // checks the other.
+                if plan.index == .match {
+                    if let both = plans[index].intersection(with: plan) { plans[index] = both }
+                    continue
+                }
                 plans[index].narrow(by: plan)
             } else {
                 plans.append(plan)
@@ -88,6 +99,26 @@ struct QueryPlan: Sendable, Equatable {
     /// bounds (``Walk/firstGroup``).
     func admitsFirstGroup(_ stored: StoredRecord, _ group: [UInt8]) -> Bool {
         IndexValue.isFirstKey(group, of: DatabaseContext.indexKeys(stored, field: field, index: index), inside: bounds)
+    }
+
+    /// Whether the plan walks in the scan's order (zone, then record name) with its cursor.
+    var walksInScanOrder: Bool { walk == .union || walk == .intersection }
+
+    /// The walk's requirements: sets of bounds a record must be in one of (``IndexNameWalk``).
+    var requirements: [[IndexBounds]] { walk == .intersection ? bounds.map { [$0] } : [bounds] }
+
+    /// The records in both membership plans of one field (`nil` when either is not one).
+    fileprivate func intersection(with other: QueryPlan) -> QueryPlan? {
+        guard membership, other.membership else { return nil }
+        var both = self
+        both.bounds = QueryPlan.distinct(bounds + other.bounds)
+        if both.bounds.count > 1 { both.walk = .intersection }
+        return both
+    }
+
+    /// `bounds` without repeats, ascending (each stays a requirement of its own: not merged).
+    fileprivate static func distinct(_ bounds: [IndexBounds]) -> [IndexBounds] {
+        Set(bounds).sorted { KeyRange.less($0.lower, $1.lower) }
     }
 
     /// Both plans' bounds (two conjuncts on one field).
@@ -110,7 +141,7 @@ extension QueryPlan {
             let tokens = PredicateTokenizer.tokenize(words).sorted()
             self.init(
                 key: IndexValue.tokensField, index: .match, walk: tokens.count == 1 ? .groups : .union,
-                field: IndexValue.tokensField, kind: .equality,
+                membership: tokens.count == 1, field: IndexValue.tokensField, kind: .equality,
                 bounds: IndexBounds.normalized(tokens.map(IndexValue.tokenBounds)))
             return
         }
@@ -118,8 +149,12 @@ extension QueryPlan {
         let field = IndexValue.canonicalField(key)
         guard let type = field.hasPrefix("___") ? SchemaType.timestamp : fieldType(field) else { return nil }
         if let (walk, kind, bounds) = QueryPlan.matchPlan(op, constant, type: type) {
+            let isList = type != .string
             self.init(
-                key: key, index: .match, walk: walk, field: field, kind: kind, bounds: IndexBounds.normalized(bounds))
+                key: key, index: .match, walk: walk,
+                membership: isList && (walk == .intersection || (walk == .groups && bounds.count == 1)),
+                field: field, kind: kind,
+                bounds: walk == .intersection ? QueryPlan.distinct(bounds) : IndexBounds.normalized(bounds))
             return
         }
         guard comparison.quantifier == .direct, IndexValue.isSortable(type),
@@ -153,7 +188,7 @@ extension QueryPlan {
 
     /// How a comparison reads a match index (decision 0019.5, 0019.8): string `==`/`IN` on a
     /// string field; membership of one constant in a list field (`list CONTAINS c`, `c IN list`,
-    /// `ANY list = c`, or `list CONTAINS {a, b}`, which needs a's group); `list IN {a, b}` (some
+    /// `ANY list = c`); `list CONTAINS {a, b}`, the intersection of their groups; `list IN {a, b}` (some
     /// element is one of them), the union of their groups; `ANY list BEGINSWITH p`, the range
     /// of elements whose folded form starts with p's, each record at its first such element.
     private static func matchPlan(_ op: PredicateOperator, _ constant: PredicateValue, type: SchemaType)
@@ -171,7 +206,10 @@ extension QueryPlan {
             let walk: Walk = isList && Set(bounds).count > 1 ? .union : .groups
             return (walk, .equality, bounds)
         case (.contains, .list(let values)) where isList:
-            return values.first.flatMap { IndexValue.matchBounds($0, type: type) }.map { (.groups, .equality, [$0]) }
+            // Every constant is an element: the records in all their groups.
+            let bounds = values.compactMap { IndexValue.matchBounds($0, type: type) }
+            guard bounds.count == values.count, !bounds.isEmpty else { return nil }
+            return (Set(bounds).count > 1 ? .intersection : .groups, .equality, distinct(bounds))
         case (.contains, _) where isList, (.equalTo, _) where isList:
             if case .list = constant { return nil }
             return IndexValue.matchBounds(constant, type: type).map { (.groups, .equality, [$0]) }

@@ -2,7 +2,8 @@ import Foundation
 import Stratus
 
 /// Queries whose plan reads several groups of an index that can hold one record more than once
-/// (decision 0019.8): `list IN {a, b}`, `ANY list = c`, a full-text search of several words, and
+/// (decision 0019.8): `list IN {a, b}` and a full-text search of several words (unions),
+/// `list CONTAINS {a, b}` and `self CONTAINS 'a' AND self CONTAINS 'b'` (intersections), and
 /// `ANY list BEGINSWITH p`. They are compared with the unindexed evaluator: every record of the
 /// type read by a query no index answers (`TRUEPREDICATE`, the scan: by zone, then name),
 /// filtered by the predicate's own evaluation.
@@ -61,6 +62,13 @@ enum QueryUnionPlanCases {
             ("tags IN %@", [["reed"]], true),
             ("ANY tags == %@", ["RED"], true),
             ("tags CONTAINS %@", [["red", "blue"]], true),
+            ("tags CONTAINS %@", [["red", "RED"]], true),
+            ("tags CONTAINS %@ AND %@ IN tags", ["grey", "gr\u{FC}n"], true),
+            ("tags CONTAINS %@ AND tags IN %@", ["red", ["blue", "grey"]], true),
+            ("nums CONTAINS %@", [[1, 4]], true),
+            ("nums CONTAINS %@ AND nums CONTAINS %@ AND k >= %@", [0, 5, 4], true),
+            ("self CONTAINS %@ AND self CONTAINS %@", ["red", "alpha"], true),
+            ("self CONTAINS %@ AND self CONTAINS %@ AND self CONTAINS %@", ["cafe", "BETA", "zeta"], true),
             ("nums IN %@", [[1, 4]], true),
             ("nums IN %@", [[2.0, 5, 99]], true),
             ("tags IN %@ AND k > %@", [["red", "green"], 9], true),
@@ -107,7 +115,7 @@ enum QueryUnionPlanCases {
 
     static let unionPlansMatchTheEvaluator = ConformanceCase(
         "queries.unionPlansMatchTheEvaluator", invariants: [21, 22, 23],
-        "list IN {…}, ANY list = c, searches of several words and ANY list BEGINSWITH, answered from index groups that can hold a record more than once, return exactly what the unindexed evaluator returns on random data, each record once, at every page size: in the scan's order, and for a prefix of a list's elements in the index's order."
+        "list IN {…}, ANY list = c, list CONTAINS {…}, searches of several words (any of them) and of several AND-ed words, and ANY list BEGINSWITH, answered from index groups that can hold a record more than once, return exactly what the unindexed evaluator returns on random data, each record once, at every page size: in the scan's order, and for a prefix of a list's elements in the index's order."
     ) { context in
         let db = try context.container().privateCloudDatabase
         let zones = try Ops.createZones(db, ["U0", "U1"], in: context)
@@ -140,7 +148,7 @@ enum QueryUnionPlanCases {
 
     static let unionPagesWithWritesBetween = ConformanceCase(
         "queries.unionPagesWithWritesBetween", invariants: [22, 23, 32],
-        "Paging list IN {…} and ANY list BEGINSWITH while records' lists change, records are deleted and inserted between pages returns every record that matched throughout and was not touched, exactly once."
+        "Paging list IN {…}, list CONTAINS {…} and ANY list BEGINSWITH while records' lists change, records are deleted and inserted between pages returns every record that matched throughout and was not touched, exactly once."
     ) { context in
         let db = try context.container().privateCloudDatabase
         let zones = try Ops.createZones(db, ["V0", "V1"], in: context)
@@ -150,9 +158,11 @@ enum QueryUnionPlanCases {
         _ = try Ops.saveAll(db, records, in: context)
         let touched = Set(records.indices.filter { $0 % 7 == 0 }.map { records[$0].recordID })
         var round = 0
-        for (format, args) in [
-            ("tags IN %@", [["red", "grey", "rose"]] as [Any]), ("ANY tags BEGINSWITH %@", ["re"] as [Any]),
-        ] {
+        let probes: [(String, [Any])] = [
+            ("tags IN %@", [["red", "grey", "rose"]]), ("tags CONTAINS %@", [["red", "reed"]]),
+            ("ANY tags BEGINSWITH %@", ["re"]),
+        ]
+        for (format, args) in probes {
             let predicate = NSPredicate(format: format, argumentArray: args)
             let stable = try evaluated(predicate, records, in: context).map(\.recordID).filter { !touched.contains($0) }
             context.step("\(format) \(args), pages of 4, writes between pages")

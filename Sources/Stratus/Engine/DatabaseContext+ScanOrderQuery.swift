@@ -1,13 +1,14 @@
 import Foundation
 import StratusBackend
 
-/// Unsorted queries whose plan is a union of match-index groups (decision 0019.8):
-/// `list IN {a, b}` and a search of several words. Each zone's groups are merged by record
-/// name, so the records come in the scan's order (zone number, then name), each once, and the
-/// page ends where the scan's would: its cursor is the scan's keyset cursor.
+/// Unsorted queries whose plan is a union or an intersection of match-index groups (decision
+/// 0019.8): `list IN {a, b}`, a search of several words, `list CONTAINS {a, b}`,
+/// `self CONTAINS 'a' AND self CONTAINS 'b'`. Each zone's groups are merged by record name, so
+/// the records come in the scan's order (zone number, then name), each once, and the page ends
+/// where the scan's would: its cursor is the scan's keyset cursor.
 extension DatabaseContext {
-    /// One page of the union `plan`, continued after `after` (zone number, record name).
-    func unionPage(
+    /// One page of `plan`, continued after `after` (zone number, record name).
+    func scanOrderPage(
         type: RecordTypeRow, plan: QueryPlan, zones: [(CKRecordZone.ID, ZoneRow)], after: (zone: Int64, name: String)?,
         pageSize: Int, desiredKeys: [String]?, matches: (StoredRecord, String, CKRecordZone.ID) throws -> Bool,
         fingerprint: Int64, _ txn: any BackendReadTransaction
@@ -16,9 +17,9 @@ extension DatabaseContext {
         var records: [CKRecord] = []
         for (id, zone) in zones {
             if let after, zone.number < after.zone { continue }
-            var merger = IndexUnionMerger(
-                prefix: keys.valueIndexPrefix(zone.number, type.number, fieldNumber).bytes, bounds: plan.bounds,
-                after: after.flatMap { $0.zone == zone.number ? $0.name : nil })
+            var merger = IndexNameWalk(
+                prefix: keys.valueIndexPrefix(zone.number, type.number, fieldNumber).bytes,
+                requirements: plan.requirements, after: after.flatMap { $0.zone == zone.number ? $0.name : nil })
             while true {
                 // Enough candidates to fill the page and see one more match, read in one `getMany`.
                 var batch: [IndexUnionMerger.Entry] = []
