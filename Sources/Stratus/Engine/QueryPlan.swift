@@ -152,7 +152,7 @@ extension QueryPlan {
             let isList = type != .string
             self.init(
                 key: key, index: .match, walk: walk,
-                membership: isList && (walk == .intersection || (walk == .groups && bounds.count == 1)),
+                membership: isList && (walk == .intersection || (walk == .groups && Set(bounds).count == 1)),
                 field: field, kind: kind,
                 bounds: walk == .intersection ? QueryPlan.distinct(bounds) : IndexBounds.normalized(bounds))
             return
