@@ -56,6 +56,8 @@ struct ScanOrderPlanBuildTests {
             let row = try #require(try engine.read { try database.loadRecordType("Item", $0) })
             #expect(row.fields["tags"]?.isReady(.match) == false, "the first page scanned")
             #expect(try database.buildDeclaredIndexes() >= 1)
+            let built = try #require(try engine.read { try database.loadRecordType("Item", $0) })
+            #expect(built.fields["tags"]?.isReady(.match) == true, "the later pages can read the index")
         }
         let expected = (0..<1200).filter(holds).map { String(format: "i%04d", $0) }
         #expect(first == Array(expected.prefix(10)))
