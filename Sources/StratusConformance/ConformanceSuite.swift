@@ -5,7 +5,8 @@ public enum ConformanceSuite {
         KeyValueCases.all.map {
             $0.reachingStorage(
                 "a backend SPI case: it drives the backend's transactions itself, beneath the CloudKit API")
-        } + ChangeTokenCases.all + PagedFetchCases.all + QueryCases.all + QueryPlanCases.all + ZoneCases.all
+        } + ChangeTokenCases.all + PagedFetchCases.all + QueryCases.all + QueryPlanCases.all + QueryUnionPlanCases.all
+            + ZoneCases.all
             + ModifyCases.all
             + RecordFetchCases.all + AssetCases.all + LongLivedCases.all + SchemaCases.all
     }

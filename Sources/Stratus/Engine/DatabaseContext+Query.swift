@@ -83,6 +83,18 @@ extension DatabaseContext {
                 }
             }
 
+            if let unsortedPlan, unsortedPlan.walksInScanOrder {
+                var after: (zone: Int64, name: String)?
+                switch start {
+                case .keyset(let zone, let name)?: after = (zone: zone, name: name)
+                case nil: break
+                default: throw CKError.make(.invalidArguments, "the query cursor belongs to another query")
+                }
+                return try scanOrderPage(
+                    type: type, plan: unsortedPlan, zones: zones, after: after, pageSize: pageSize,
+                    desiredKeys: desiredKeys, matches: matches, fingerprint: fingerprint, txn)
+            }
+
             if let unsortedPlan {
                 let position: SortedCursorPosition?
                 switch start {
@@ -94,10 +106,13 @@ extension DatabaseContext {
                 // match index's group (values equal as CloudKit compares them), by zone and name —
                 // so an equality is answered in the scan's order.
                 let order = unsortedPlan.index == .value ? [SortKey(key: unsortedPlan.key, ascending: true)] : []
+                var admits: ((StoredRecord, [UInt8]) -> Bool)?
+                if unsortedPlan.walk == .firstGroup { admits = { unsortedPlan.admitsFirstGroup($0, $1) } }
                 return try sortedPage(
                     type: type, field: unsortedPlan.field, sortKeys: order,
                     zones: zones, start: position, pageSize: pageSize, desiredKeys: desiredKeys, matches: matches,
                     fingerprint: fingerprint, bounds: unsortedPlan.bounds, index: unsortedPlan.index,
+                    admits: admits,
                     cursor: { .planned(unsortedPlan.key, $0) },
                     txn)
             }

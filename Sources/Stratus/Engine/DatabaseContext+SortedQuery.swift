@@ -37,10 +37,13 @@ extension DatabaseContext {
         _ expression: QueryPredicate, recordType: String, cursor: QueryCursorPayload?
     ) throws -> QueryPlan? {
         var pinned: String?
+        var keyset = false
         switch cursor {
         case nil: break
         case .planned(let key, _)?: pinned = IndexValue.canonicalField(key)
-        default: return nil  // a scan's cursor continues the scan
+        // A scan's cursor: the scan continues it, or a plan that walks in its order.
+        case .keyset?: keyset = true
+        default: return nil
         }
         guard let row = try engine.read({ try loadRecordType(recordType, $0) }) else { return nil }
         guard let plan = QueryPlan.make(for: expression, field: pinned, fieldType: { row.fields[$0]?.type })
@@ -48,6 +51,7 @@ extension DatabaseContext {
             if pinned != nil { throw CKError.make(.invalidArguments, "the query cursor belongs to another query") }
             return nil
         }
+        if keyset && !plan.walksInScanOrder { return nil }
         if row.fields[plan.field]?.isReady(plan.index) != true {
             // In production an index being built is a declared one, built by `schema import`:
             // the query scans until it is ready (decision 0020.8).
@@ -60,12 +64,15 @@ extension DatabaseContext {
         return plan
     }
 
-    /// One page of a sorted query walked over the index of `field`.
+    /// One page of a sorted query walked over the index of `field`; with `admits`, only the
+    /// records it admits in the group they are met in (a record in several groups of the
+    /// bounds is taken at one of them).
     func sortedPage(
         type: RecordTypeRow, field: String, sortKeys: [SortKey], zones: [(CKRecordZone.ID, ZoneRow)],
         start: SortedCursorPosition?, pageSize: Int, desiredKeys: [String]?,
         matches: (StoredRecord, String, CKRecordZone.ID) throws -> Bool, fingerprint: Int64,
         bounds: [IndexBounds]? = nil, index: QueryPlan.Index = .value,
+        admits: ((StoredRecord, [UInt8]) -> Bool)? = nil,
         cursor: (SortedCursorPosition) -> QueryCursorPayload = { .sorted($0) },
         _ txn: any BackendReadTransaction
     ) throws -> QueryPage {
@@ -147,6 +154,7 @@ extension DatabaseContext {
                     else {
                         throw EngineError.corruptValue
                     }
+                    if let admits, !admits(stored, group) { continue }
                     guard try matches(stored, member.name, zoneID) else { continue }
                     let fields = canonical.map { IndexValue.sortValue(of: stored, field: $0) }
                     items.append(

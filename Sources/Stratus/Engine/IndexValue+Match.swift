@@ -1,4 +1,5 @@
 import Foundation
+import StratusBackend
 import StratusPredicate
 
 /// The keys of a match index (decision 0019.5): values as CloudKit compares them for equality.
@@ -57,6 +58,22 @@ extension IndexValue {
             return QueryPlan.equalityBounds(constant, type: element)
         default:
             return nil
+        }
+    }
+
+    /// The folded elements that can belong to a string starting with `prefix` (`BEGINSWITH`,
+    /// case-sensitive or not): folding works character by character, so a string that starts
+    /// with `prefix` folds to one that starts with `prefix` folded.
+    static func foldedPrefixBounds(_ prefix: String) -> IndexBounds {
+        .startingWith(stringElement(PredicateTokenizer.fold(prefix), terminated: false))
+    }
+
+    /// Whether `key` is the first of `keys` inside `bounds`: a record met in several groups of
+    /// a range (a list's elements) is taken at the first.
+    static func isFirstKey(_ key: [UInt8], of keys: [[UInt8]], inside bounds: [IndexBounds]) -> Bool {
+        !keys.contains { other in
+            KeyRange.less(other, key)
+                && bounds.contains { !KeyRange.less(other, $0.lower) && KeyRange.less(other, $0.upper) }
         }
     }
 

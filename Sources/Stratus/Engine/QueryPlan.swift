@@ -25,9 +25,32 @@ struct QueryPlan: Sendable, Equatable {
         case match
     }
 
+    /// How a plan walks its groups and in which order its records come.
+    enum Walk: Sendable, Equatable {
+        /// Group after group in index order, a group's records by zone and name; a record is
+        /// in at most one of the plan's groups.
+        case groups
+        /// Group after group in index order, where a record can be in several groups (a
+        /// list's elements in a prefix range): each record is taken at the first of its
+        /// groups inside the bounds only.
+        case firstGroup
+        /// Several exact groups (`list IN {a, b}`, a search of several words) merged by zone
+        /// and record name, each record once: the scan's order, continued by the scan's
+        /// keyset cursor (decision 0019.8).
+        case union
+        /// Several exact groups a record must all be in (`list CONTAINS {a, b}`,
+        /// `self CONTAINS 'a' AND self CONTAINS 'b'`), intersected by record name: the scan's
+        /// order, continued by the scan's keyset cursor.
+        case intersection
+    }
+
     /// The field's key as the predicate writes it (`creationDate`).
     var key: String
     var index: Index = .value
+    var walk: Walk = .groups
+    /// Whether a record must be in a group of every bound (membership in a list, a token):
+    /// two such plans on one field intersect.
+    var membership = false
     /// The index's (canonical) field name (`___createTime`).
     var field: String
     var kind: Kind
@@ -56,9 +79,13 @@ struct QueryPlan: Sendable, Equatable {
             if let field, plan.field != field { continue }
             if let index = plans.firstIndex(where: { $0.field == plan.field && $0.index == plan.index }) {
                 // A list has several entries in its match index: `tags CONTAINS 'a' AND tags
-                // CONTAINS 'b'` is in both groups, not in their intersection. The first
-                // conjunct drives; the evaluator checks the other.
-                if plan.index == .match { continue }
+                // CONTAINS 'b'` is in both groups, whose ranges do not intersect. Memberships
+                // intersect by record; otherwise the first conjunct drives and the evaluator
+                // checks the other.
+                if plan.index == .match {
+                    if let both = plans[index].intersection(with: plan) { plans[index] = both }
+                    continue
+                }
                 plans[index].narrow(by: plan)
             } else {
                 plans.append(plan)
@@ -66,6 +93,32 @@ struct QueryPlan: Sendable, Equatable {
         }
         // The narrowest kind; ties go to the conjunct written first (a stable minimum).
         return plans.enumerated().min { ($0.element.kind, $0.offset) < ($1.element.kind, $1.offset) }?.element
+    }
+
+    /// Whether a record met in `group` is taken there: at the first of its keys inside the
+    /// bounds (``Walk/firstGroup``).
+    func admitsFirstGroup(_ stored: StoredRecord, _ group: [UInt8]) -> Bool {
+        IndexValue.isFirstKey(group, of: DatabaseContext.indexKeys(stored, field: field, index: index), inside: bounds)
+    }
+
+    /// Whether the plan walks in the scan's order (zone, then record name) with its cursor.
+    var walksInScanOrder: Bool { walk == .union || walk == .intersection }
+
+    /// The walk's requirements: sets of bounds a record must be in one of (``IndexNameWalk``).
+    var requirements: [[IndexBounds]] { walk == .intersection ? bounds.map { [$0] } : [bounds] }
+
+    /// The records in both membership plans of one field (`nil` when either is not one).
+    fileprivate func intersection(with other: QueryPlan) -> QueryPlan? {
+        guard membership, other.membership else { return nil }
+        var both = self
+        both.bounds = QueryPlan.distinct(bounds + other.bounds)
+        if both.bounds.count > 1 { both.walk = .intersection }
+        return both
+    }
+
+    /// `bounds` without repeats, ascending (each stays a requirement of its own: not merged).
+    fileprivate static func distinct(_ bounds: [IndexBounds]) -> [IndexBounds] {
+        Set(bounds).sorted { KeyRange.less($0.lower, $1.lower) }
     }
 
     /// Both plans' bounds (two conjuncts on one field).
@@ -76,64 +129,92 @@ struct QueryPlan: Sendable, Equatable {
 }
 
 extension QueryPlan {
-    /// The plan of one comparison `key op constant` (either way round), if its field's index
-    /// can bound it.
+    /// The plan of one comparison `key op constant` (either way round, with or without `ANY`),
+    /// if its field's index can bound it.
     fileprivate init?(_ comparison: PredicateComparison, fieldType: (String) -> SchemaType?) {
-        guard comparison.quantifier == .direct else { return nil }
         if comparison.isTokenSearch {
-            // One word: its group of the token index. Several words match records with any
-            // of them, which would meet a record in several groups: those scan.
-            guard case .constant(.string(let words)) = comparison.right,
-                case let tokens = PredicateTokenizer.tokenize(words), tokens.count == 1, let token = tokens.first
-            else { return nil }
+            guard comparison.quantifier == .direct, case .constant(.string(let words)) = comparison.right else {
+                return nil
+            }
+            // One word: its group of the token index. Several words match records with any of
+            // them: the union of their groups (words that are all stop words: no group, no match).
+            let tokens = PredicateTokenizer.tokenize(words).sorted()
             self.init(
-                key: IndexValue.tokensField, index: .match, field: IndexValue.tokensField, kind: .equality,
-                bounds: [IndexValue.tokenBounds(token)])
+                key: IndexValue.tokensField, index: .match, walk: tokens.count == 1 ? .groups : .union,
+                membership: tokens.count == 1, field: IndexValue.tokensField, kind: .equality,
+                bounds: IndexBounds.normalized(tokens.map(IndexValue.tokenBounds)))
             return
         }
-        let key: String
-        let op: PredicateOperator
-        let constant: PredicateValue
-        switch (comparison.left, comparison.right) {
-        case (.key(let k), .constant(let value)):
-            (key, op, constant) = (k, comparison.operator, value)
-        case (.constant(let value), .key(let k)) where comparison.operator == .in:
-            (key, op, constant) = (k, .contains, value)  // `c IN list`: membership
-        case (.constant(let value), .key(let k)):
-            guard let mirrored = comparison.operator.mirrored else { return nil }
-            (key, op, constant) = (k, mirrored, value)
-        default:
-            return nil
-        }
+        guard let (key, op, constant) = QueryPlan.fieldComparison(comparison) else { return nil }
         let field = IndexValue.canonicalField(key)
         guard let type = field.hasPrefix("___") ? SchemaType.timestamp : fieldType(field) else { return nil }
-        if let bounds = QueryPlan.matchBounds(op, constant, type: type) {
-            self.init(key: key, index: .match, field: field, kind: .equality, bounds: IndexBounds.normalized(bounds))
+        if let (walk, kind, bounds) = QueryPlan.matchPlan(op, constant, type: type) {
+            let isList = type != .string
+            self.init(
+                key: key, index: .match, walk: walk,
+                membership: isList && (walk == .intersection || (walk == .groups && Set(bounds).count == 1)),
+                field: field, kind: kind,
+                bounds: walk == .intersection ? QueryPlan.distinct(bounds) : IndexBounds.normalized(bounds))
             return
         }
-        guard IndexValue.isSortable(type),
+        guard comparison.quantifier == .direct, IndexValue.isSortable(type),
             let (kind, bounds) = QueryPlan.bounds(op, constant, type: type, options: comparison.options)
         else { return nil }
         self.init(key: key, field: field, kind: kind, bounds: IndexBounds.normalized(bounds))
     }
 
-    /// The groups of a match index a comparison reads: string `==`/`IN` on a string field,
-    /// membership of one constant in a list field (`list CONTAINS c`, `c IN list` — which
-    /// arrives mirrored as `list CONTAINS c` — or `list CONTAINS {a, b}`, which needs a's).
-    private static func matchBounds(_ op: PredicateOperator, _ constant: PredicateValue, type: SchemaType)
-        -> [IndexBounds]?
+    /// A comparison as `key op constant`: mirrored when the constant is on the left, `c IN list`
+    /// as `list CONTAINS c`, `ANY {a, b} = key` as `key IN {a, b}`; `ANY key op c` only for the
+    /// operators whose meaning `ANY` keeps (`=`, `IN`, `BEGINSWITH`: some element matches).
+    private static func fieldComparison(_ comparison: PredicateComparison)
+        -> (key: String, op: PredicateOperator, constant: PredicateValue)?
+    {
+        let op = comparison.operator
+        switch (comparison.quantifier, comparison.left, comparison.right) {
+        case (.direct, .key(let key), .constant(let value)):
+            return (key, op, value)
+        case (.any, .key(let key), .constant(let value)) where [.equalTo, .in, .beginsWith].contains(op):
+            return (key, op, value)
+        case (.direct, .constant(let value), .key(let key)) where op == .in:
+            return (key, .contains, value)  // `c IN list`: membership
+        case (.direct, .constant(let value), .key(let key)):
+            return op.mirrored.map { (key, $0, value) }
+        case (.any, .constant(.list(let values)), .key(let key)) where op == .equalTo:
+            return (key, .in, .list(values))
+        default:
+            return nil
+        }
+    }
+
+    /// How a comparison reads a match index (decision 0019.5, 0019.8): string `==`/`IN` on a
+    /// string field; membership of one constant in a list field (`list CONTAINS c`, `c IN list`,
+    /// `ANY list = c`); `list CONTAINS {a, b}`, the intersection of their groups; `list IN {a, b}` (some
+    /// element is one of them), the union of their groups; `ANY list BEGINSWITH p`, the range
+    /// of elements whose folded form starts with p's, each record at its first such element.
+    private static func matchPlan(_ op: PredicateOperator, _ constant: PredicateValue, type: SchemaType)
+        -> (Walk, Kind, [IndexBounds])?
     {
         guard IndexValue.hasMatchIndex(type) else { return nil }
-        switch (op, type, constant) {
-        case (.equalTo, .string, .string):
-            return IndexValue.matchBounds(constant, type: type).map { [$0] }
-        case (.in, .string, .list(let values)):
-            let bounds = values.map { IndexValue.matchBounds($0, type: type) }
-            return bounds.contains { $0 == nil } ? nil : bounds.compactMap { $0 }
-        case (.contains, _, .list(let values)) where type != .string:
-            return values.first.flatMap { IndexValue.matchBounds($0, type: type) }.map { [$0] }
-        case (.contains, _, _) where type != .string:
-            return IndexValue.matchBounds(constant, type: type).map { [$0] }
+        let isList = type != .string
+        switch (op, constant) {
+        case (.equalTo, .string) where !isList:
+            return IndexValue.matchBounds(constant, type: type).map { (.groups, .equality, [$0]) }
+        case (.in, .list(let values)):
+            let bounds = values.compactMap { IndexValue.matchBounds($0, type: type) }
+            guard bounds.count == values.count else { return nil }
+            // A string is in one group; a list's record can be in several of them.
+            let walk: Walk = isList && Set(bounds).count > 1 ? .union : .groups
+            return (walk, .equality, bounds)
+        case (.contains, .list(let values)) where isList:
+            // Every constant is an element: the records in all their groups.
+            let bounds = values.compactMap { IndexValue.matchBounds($0, type: type) }
+            guard bounds.count == values.count, !bounds.isEmpty else { return nil }
+            return (Set(bounds).count > 1 ? .intersection : .groups, .equality, distinct(bounds))
+        case (.contains, _) where isList, (.equalTo, _) where isList:
+            if case .list = constant { return nil }
+            return IndexValue.matchBounds(constant, type: type).map { (.groups, .equality, [$0]) }
+        case (.beginsWith, .string(let prefix)) where type == .stringList:
+            return (.firstGroup, .closedRange, [IndexValue.foldedPrefixBounds(prefix)])
         default:
             return nil
         }
