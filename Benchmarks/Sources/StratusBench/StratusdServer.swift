@@ -28,7 +28,7 @@ final class StratusdServer {
         let log = directory.appendingPathComponent("stdout")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--port", "0", "--log-level", "warning"] + backendArguments
+        process.arguments = ["--port", "0", "--metrics-port", "0", "--log-level", "warning"] + backendArguments
         process.currentDirectoryURL = directory
         process.standardOutput = try FileHandle(forWritingTo: log)
         try process.run()
