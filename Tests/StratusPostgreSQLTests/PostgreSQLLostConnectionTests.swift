@@ -25,6 +25,40 @@ struct PostgreSQLLostConnectionTests {
         #expect(try fixture.backend.read { try $0.get([1]) } == [42])
     }
 
+    /// A read's `COMMIT` is sent without waiting (decision 0023): a one-key read is one round
+    /// trip, and the next transaction on the same (only) connection reads the answer first and
+    /// runs as usual.
+    @Test func aReadsCommitIsAnsweredByTheNextUse() throws {
+        let storage = try PostgreSQLTestServer.makeStorage()
+        defer { try? storage.destroy() }
+        let fixture = try Fixture(storage)
+        defer { fixture.close() }
+        try fixture.backend.write { try $0.set([1], [42]) }
+        let before = fixture.backend.roundTrips
+        #expect(try fixture.backend.read { try $0.get([1]) } == [42])
+        #expect(fixture.backend.roundTrips - before == 1)
+        try fixture.backend.write { try $0.set([1], [43]) }
+        #expect(try fixture.backend.read { try $0.get([1]) } == [43])
+        #expect(try fixture.backend.read { try $0.scan(KeyRange(prefix: [1]), limit: 5) }.map(\.value) == [[43]])
+    }
+
+    /// The connection of a read whose `COMMIT` answer is still unread is lost while idle: the
+    /// next user finds out before sending anything and gets a new connection, and no caller
+    /// sees an error.
+    @Test func aConnectionLostWhileItsCommitWaitsIsReplaced() throws {
+        let storage = try PostgreSQLTestServer.makeStorage()
+        defer { try? storage.destroy() }
+        let fixture = try Fixture(storage)
+        defer { fixture.close() }
+        try fixture.backend.write { try $0.set([1], [42]) }
+        #expect(try fixture.backend.read { try $0.get([1]) } == [42])
+        try fixture.terminateConnections()
+        try fixture.backend.write { try $0.set([2], [7]) }
+        #expect(try fixture.backend.read { try $0.getMany([[1], [2]]) } == [[42], [7]])
+        try fixture.terminateConnections()
+        #expect(try fixture.backend.read { try $0.get([2]) } == [7])
+    }
+
     /// A read body that catches the failure of a read on a lost connection and returns
     /// something else does not get that accepted: the lost connection wins, and the body runs
     /// again on a new connection.

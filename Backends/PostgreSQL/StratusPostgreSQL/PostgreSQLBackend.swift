@@ -90,8 +90,11 @@ public final class PostgreSQLBackend: DatabaseBackend {
     }
 
     /// Runs `body` over one snapshot of the store. A connection lost before the body's last
-    /// read completed runs the body again on a new connection (twice at most); one lost only
-    /// at the final `COMMIT` does not matter to a read, and the body's result is returned.
+    /// read completed runs the body again on a new connection (twice at most). The `COMMIT` of
+    /// a read whose reads all succeeded is sent without waiting for its answer (a read-only
+    /// transaction has nothing to commit, and everything the body read came whole from its
+    /// snapshot): the connection's next user reads it, and a connection lost meanwhile is
+    /// replaced then.
     ///
     /// - Throws: what `body` throws, or a ``BackendError``.
     public func read<T>(_ body: (any BackendReadTransaction) throws -> T) throws -> T {
@@ -100,14 +103,10 @@ public final class PostgreSQLBackend: DatabaseBackend {
             let result = try body(transaction)
             if state.hasBegun {
                 // Whether every read succeeded (a body may have caught a failure).
-                let readsSucceeded = state.failure == nil
-                do {
+                if state.failure == nil {
+                    state.commitLater()
+                } else {
                     _ = try state.run([], committing: true)
-                } catch {
-                    // Lost at the COMMIT: a read-only transaction has nothing to commit, and
-                    // everything the body read came whole from its snapshot, so the result
-                    // stands. (The broken connection is closed when it is checked in.)
-                    guard readsSucceeded, state.connection.isBroken else { throw error }
                 }
             }
             return result

@@ -79,7 +79,56 @@ package final class PostgreSQLConnection: @unchecked Sendable {
     /// Whether the connection is idle outside any transaction, so the pool may reuse it.
     var isReusable: Bool {
         guard let handle, !isBroken else { return false }
+        if hasPendingCommit { return PQstatus(handle) == CONNECTION_OK }
         return PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE
+    }
+
+    /// Whether a read transaction's `COMMIT` was sent (``commitLater()``) and its result not
+    /// read yet: the next use of the connection reads it first (``settle()``).
+    private(set) var hasPendingCommit = false
+
+    /// Sends `COMMIT` without waiting for its answer: for a read-only transaction, whose
+    /// `COMMIT` has nothing to apply and whose reads were all answered, the answer can wait
+    /// until the connection is used again, and the read saves a round trip.
+    func commitLater() {
+        guard let handle, !isBroken, !hasPendingCommit else { return }
+        guard PQenterPipelineMode(handle) == 1,
+            send(PostgreSQLStatement("COMMIT"), as: nil, on: handle),
+            PQpipelineSync(handle) == 1
+        else {
+            _ = lost(handle)
+            return
+        }
+        hasPendingCommit = true
+    }
+
+    /// Reads the answer of a ``commitLater()`` `COMMIT`, if one is pending; `false` (the
+    /// connection marked broken) when the connection failed meanwhile.
+    @discardableResult
+    func settle() -> Bool {
+        guard hasPendingCommit else { return !isBroken }
+        hasPendingCommit = false
+        guard let handle, !isBroken else { return false }
+        guard let raw = PQgetResult(handle) else {
+            _ = lost(handle)
+            return false
+        }
+        let status = PQresultStatus(raw)
+        PQclear(raw)
+        while let extra = PQgetResult(handle) { PQclear(extra) }
+        guard status == PGRES_COMMAND_OK, let sync = PQgetResult(handle) else {
+            _ = lost(handle)
+            return false
+        }
+        let syncStatus = PQresultStatus(sync)
+        PQclear(sync)
+        guard syncStatus == PGRES_PIPELINE_SYNC, PQexitPipelineMode(handle) == 1,
+            PQtransactionStatus(handle) == PQTRANS_IDLE
+        else {
+            _ = lost(handle)
+            return false
+        }
+        return true
     }
 
     /// Runs `statements` in one pipeline (one round trip) and returns their results, in order.
@@ -89,6 +138,7 @@ package final class PostgreSQLConnection: @unchecked Sendable {
     @discardableResult
     package func run(_ statements: [PostgreSQLStatement]) throws -> [PostgreSQLResult] {
         failedStatementIndex = nil
+        settle()
         guard let handle, !isBroken else {
             throw BackendError(.unavailable, "PostgreSQL: the connection was lost")
         }

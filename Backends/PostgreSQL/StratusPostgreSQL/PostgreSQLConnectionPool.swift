@@ -50,13 +50,18 @@ final class PostgreSQLConnectionPool: Sendable {
             throw BackendError(
                 .busy, "PostgreSQL: every pooled connection stayed in use for \(waitLimit); raise the pool size")
         }
-        let reused = state.withLock { state -> Result<PostgreSQLConnection?, BackendError> in
-            if state.isClosed { return .failure(PostgreSQLBackend.closedError) }
-            return .success(state.idle.popLast())
-        }
         do {
-            if let connection = try reused.get() { return connection }
-            return try connect()
+            while true {
+                let reused = state.withLock { state -> Result<PostgreSQLConnection?, BackendError> in
+                    if state.isClosed { return .failure(PostgreSQLBackend.closedError) }
+                    return .success(state.idle.popLast())
+                }
+                guard let connection = try reused.get() else { return try connect() }
+                // A read's COMMIT sent without waiting is answered first; a connection that
+                // failed meanwhile is closed and the next one tried.
+                if connection.settle() { return connection }
+                connection.close()
+            }
         } catch {
             permits.signal()
             throw error

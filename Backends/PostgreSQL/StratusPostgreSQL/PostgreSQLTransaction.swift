@@ -58,6 +58,13 @@ final class PostgreSQLTransactionState {
         }
     }
 
+    /// Ends a read-only transaction whose reads all succeeded: its `COMMIT` is sent without
+    /// waiting for the answer (``PostgreSQLConnection/commitLater()``).
+    func commitLater() {
+        invalidate()
+        connection.commitLater()
+    }
+
     /// Ends a transaction whose body failed: `ROLLBACK` if one is open on a live connection.
     func rollback() {
         invalidate()
