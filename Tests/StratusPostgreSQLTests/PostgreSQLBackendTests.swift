@@ -77,7 +77,7 @@ struct PostgreSQLBackendTests {
         // The engine reads every record pointer a modify touches with one `getMany` (one
         // query), then the entries of the live ones with a second (decision 0008), and every
         // write of the modify travels with the commit: a handful of round trips however many
-        // records (measured: 6 to create the first 400 of their type, 3 to
+        // records (measured: 6 to create 400, the first of their type in a new zone; 3 to
         // update them).
         #expect(counts.create <= 10)
         // Its first reads — the meta row, the zone's row, the record type's schema, and the
