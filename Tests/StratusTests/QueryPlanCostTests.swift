@@ -40,18 +40,9 @@ import Testing
     @Test(arguments: predicates.indices)
     func readsDependOnTheMatchesNotTheZone(_ index: Int) async throws {
         let (format, args, matches) = Self.predicates[index]
-        var reads: [Int] = []
-        for count in [500, 4000] {
-            let (backend, database, zone) = try await Self.store(count)
-            let query = CKQuery(recordType: "T", predicate: NSPredicate(format: format, argumentArray: args))
-            _ = try await OpsTestKit.walk(query, zoneID: zone, limit: 100, in: database)  // builds the index
-            backend.reset()
-            let records = try await OpsTestKit.walk(query, zoneID: zone, limit: 100, in: database)
-            reads.append(backend.keysRead)
-            print("QueryPlanCostTests: \(format) over \(count) records: \(backend.keysRead) keys read")
-            let expected = matches >= 0 ? matches : count / 100
-            #expect(records.count == expected, "\(format) over \(count) records")
-        }
+        let reads = try await QueryCostProbe.readsOverGrowingZones(
+            format, args, suite: "QueryPlanCostTests", expected: { matches >= 0 ? matches : $0 / 100 },
+            store: Self.store)
         // tags CONTAINS matches 1 % of the zone: its reads grow with its matches, 8×.
         let bound = matches >= 0 ? reads[0] + 8 : reads[0] * 8 + 8
         #expect(reads[1] <= bound, "\(format): \(reads[0]) keys read over 500 records, \(reads[1]) over 4000")

@@ -39,17 +39,8 @@ import Testing
     @Test(arguments: predicates.indices)
     func readsDependOnTheMatchesNotTheZone(_ index: Int) async throws {
         let (format, args, matches) = Self.predicates[index]
-        var reads: [Int] = []
-        for count in [500, 4000] {
-            let (backend, database, zone) = try await Self.store(count)
-            let query = CKQuery(recordType: "T", predicate: NSPredicate(format: format, argumentArray: args))
-            _ = try await OpsTestKit.walk(query, zoneID: zone, limit: 100, in: database)  // builds the index
-            backend.reset()
-            let records = try await OpsTestKit.walk(query, zoneID: zone, limit: 100, in: database)
-            reads.append(backend.keysRead)
-            print("QueryUnionPlanCostTests: \(format) over \(count) records: \(backend.keysRead) keys read")
-            #expect(records.count == matches, "\(format) over \(count) records")
-        }
+        let reads = try await QueryCostProbe.readsOverGrowingZones(
+            format, args, suite: "QueryUnionPlanCostTests", expected: { _ in matches }, store: Self.store)
         #expect(reads[1] <= reads[0] + 8, "\(format): \(reads[0]) keys read over 500 records, \(reads[1]) over 4000")
         #expect(reads[0] < 4 * max(matches, 5) + 40, "\(format): \(reads[0]) keys read for \(matches) matches")
     }
