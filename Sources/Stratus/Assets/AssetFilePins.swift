@@ -2,23 +2,23 @@ import Foundation
 import Synchronization
 
 /// The files of one asset cache directory that answers of this process are reading
-/// (``RemoteAssetAnswer``), counted, so that a trim — of any container of the process on the
-/// same directory — never evicts them meanwhile.
-final class RemoteAssetPins: Sendable {
+/// (``AssetFileAnswer``), counted, so that a trim — by any cache of the process on the same
+/// directory — never evicts them meanwhile.
+package final class AssetFilePins: Sendable {
     private let counts = Mutex<[String: Int]>([:])
 
     /// The pins of `directory`, one object per directory in the process.
-    static func of(_ directory: URL) -> RemoteAssetPins {
+    package static func of(_ directory: URL) -> AssetFilePins {
         let key = directory.standardizedFileURL.path
         return registry.withLock { registry in
             if let pins = registry[key] { return pins }
-            let pins = RemoteAssetPins()
+            let pins = AssetFilePins()
             registry[key] = pins
             return pins
         }
     }
 
-    private static let registry = Mutex<[String: RemoteAssetPins]>([:])
+    private static let registry = Mutex<[String: AssetFilePins]>([:])
 
     /// Pins `name` once more.
     func pin(_ name: String) {
