@@ -33,7 +33,19 @@ extension AssetFileCache {
     /// above the limit; partial files of crashed writers go.
     @discardableResult
     package func trim(now: Date = Date()) -> Trimmed {
-        (try? withLock(LOCK_EX) { trimLocked(now: now.timeIntervalSince1970) }) ?? Trimmed(bytes: 0, evicted: 0)
+        let trimmed = try? withLock(LOCK_EX) { trimLocked(now: now.timeIntervalSince1970) }
+        state.trimmed(to: trimmed?.bytes, now: now.timeIntervalSince1970)
+        return trimmed ?? Trimmed(bytes: 0, evicted: 0)
+    }
+
+    /// Trims after `bytes` were added, unless this process's count of the directory, made by a
+    /// trim in the last ``AssetDirectoryState/countLifetime`` seconds and kept since, shows it
+    /// still at or under the limit: listing a directory of thousands of files costs more than
+    /// copying an asset from the store (decision 0022, "Embedded too").
+    func trim(afterAdding bytes: Int64, now: Date = Date()) {
+        guard bytes > 0 else { return }
+        guard !state.staysUnder(policy.maximumBytes, adding: bytes, now: now.timeIntervalSince1970) else { return }
+        trim(now: now)
     }
 
     private func trimLocked(now: Double) -> Trimmed {
@@ -42,7 +54,7 @@ extension AssetFileCache {
         let limit = max(1, policy.maximumBytes)
         guard total > limit else { return Trimmed(bytes: total, evicted: 0) }
         let cutoff = now - policy.inUseSeconds
-        let pinned = pins.names()
+        let pinned = state.pinned()
         entries.sort { $0.used < $1.used }
         let base = directory.path + "/"
         var evicted = 0

@@ -20,14 +20,15 @@ package struct AssetFileCache: Sendable {
     /// The cache's directory, created when the first file is added.
     package let directory: URL
     package let policy: AssetCachePolicy
-    /// The files answers of this process are reading, by name: never evicted meanwhile.
-    let pins: AssetFilePins
+    /// The files answers of this process are reading (never evicted meanwhile), and the
+    /// directory's bytes as last counted.
+    let state: AssetDirectoryState
 
     /// The cache in `directory`, kept by `policy`.
     package init(directory: URL, policy: AssetCachePolicy) {
         self.directory = directory
         self.policy = policy
-        self.pins = AssetFilePins.of(directory)
+        self.state = AssetDirectoryState.of(directory)
     }
 
     /// The location of the file `name`.
@@ -43,41 +44,43 @@ package struct AssetFileCache: Sendable {
             (try? withLock(LOCK_SH) { () -> Bool in
                 // A file evicted meanwhile is not there to touch: it is added again.
                 guard utimes(file(name).path, nil) == 0 else { return false }
-                pins.pin(name)
+                state.pin(name)
                 return true
             }) ?? false
-        if found { handedOut(name, added: false) }
+        if found { handedOut(name, added: 0) }
         return found
     }
 
     /// Adds the file `name` — `write` fills a new file at the URL it is given, which is then
     /// renamed into place — and hands it out; without an answer being read the cache is
-    /// trimmed at once. Throws what `write` throws, or a `CocoaError` when the directory cannot
-    /// be written.
+    /// trimmed at once (when the addition may take it over the limit: ``trim(afterAdding:)``).
+    /// Throws what `write` throws, or a `CocoaError` when the directory cannot be written.
     package func add(_ name: String, write: (URL) throws -> Void) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let partial = directory.appendingPathComponent(".\(name).\(UUID().uuidString)")
         defer { unlink(partial.path) }
         try write(partial)
+        var info = stat()
+        let size = stat(partial.path, &info) == 0 ? Int64(info.st_size) : 0
         try withLock(LOCK_SH) {
             // Replaces a copy another writer put there meanwhile: the content is the same.
             guard rename(partial.path, file(name).path) == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file(name).path])
             }
-            pins.pin(name)
+            state.pin(name)
         }
-        handedOut(name, added: true)
+        handedOut(name, added: size)
     }
 
-    /// Notes `name`, pinned, as handed out: to the answer being read, which releases it later,
-    /// or else released now, after a trim if it was `added`.
-    private func handedOut(_ name: String, added: Bool) {
+    /// Notes `name`, pinned, as handed out having `added` bytes to the directory: to the
+    /// answer being read, which releases it later, or else released now, after a trim.
+    private func handedOut(_ name: String, added: Int64) {
         if let answer = AssetFileAnswer.current(of: self) {
             answer.handedOut(name, added: added)
             return
         }
-        if added { trim() }
-        pins.unpin([name])
+        trim(afterAdding: added)
+        state.unpin([name])
     }
 
     /// Runs `body` holding the directory's `.lock` in `mode` (`LOCK_SH` or `LOCK_EX`).
