@@ -14,7 +14,7 @@ extension Engine {
 
     /// Runs `body`, a transaction that may materialize assets, as one answer of the asset
     /// cache: the files it hands out stay in use until it returns, and the cache is trimmed
-    /// once after it if it added any (``AssetFileAnswer``).
+    /// once after it if its additions may have taken it over its limit (``AssetFileAnswer``).
     func readingAssets<T>(_ body: () throws -> T) rethrows -> T {
         try AssetFileAnswer.reading(assetCache, body)
     }
