@@ -71,7 +71,9 @@ public enum StratusBootstrap {
         let backend = try openBackend(for: settings, registry: registry)
         CKContainer.registerDefault(
             backend, identifier: settings.containerIdentifier,
-            environment: settings.environment == .production ? .production : .development)
+            environment: settings.environment == .production ? .production : .development,
+            assetCache: AssetCachePolicy(
+                maximumBytes: settings.remote.assetCacheBytes ?? AssetCachePolicy.defaultMaximumBytes))
         return ConfiguredBackend(settings: settings, backend: backend, server: nil)
     }
 

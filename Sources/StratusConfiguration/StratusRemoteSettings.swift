@@ -8,7 +8,7 @@ public import Foundation
 /// |---|---|---|
 /// | `server` | `STRATUS_SERVER` | not set: the default containers are embedded, over `backend` |
 /// | `serverCredentialsFile` | `STRATUS_SERVER_CREDENTIALS_FILE` | not set; required with `server` |
-/// | `remoteAssetCacheBytes` | `STRATUS_REMOTE_ASSET_CACHE_BYTES` | `536870912` (512 MiB): the size the cache of fetched assets is trimmed to (decision 0022) |
+/// | `remoteAssetCacheBytes` | `STRATUS_REMOTE_ASSET_CACHE_BYTES` | `536870912` (512 MiB): the size the cache of fetched assets is trimmed to, remote or embedded (decision 0022) |
 ///
 /// The credentials file is JSON, readable by the app only:
 ///
@@ -27,8 +27,10 @@ public struct StratusRemoteSettings: Sendable, Hashable {
     public var url: URL?
     /// The path of the credentials file (`serverCredentialsFile`).
     public var credentialsFile: String?
-    /// The size the remote containers' cache of fetched assets is trimmed to
-    /// (`remoteAssetCacheBytes`, decision 0022), `nil` for the default, 512 MiB.
+    /// The size the default containers' cache of fetched assets is trimmed to
+    /// (`remoteAssetCacheBytes`, decision 0022): a remote container's downloads, or the
+    /// embedded engine's materialized files when the default containers are over a backend;
+    /// `nil` for the default, 512 MiB.
     public var assetCacheBytes: Int64?
 
     /// No server: embedded default containers.

@@ -33,6 +33,11 @@ public final class CKContainer: NSObject, @unchecked Sendable {
 
     /// A container over `backend` — Stratus's set-up: the one line a port changes.
     ///
+    /// A fetched asset's `fileURL` names a file of a cache of at most 512 MiB, which evicts the
+    /// least recently used files not handed out in the last five minutes (decision 0022): copy a
+    /// file the app means to keep. The configured default containers take the cache's size from
+    /// `remoteAssetCacheBytes`.
+    ///
     /// - Parameters:
     ///   - identifier: the container's identifier.
     ///   - backend: where the container's databases are stored.
@@ -44,15 +49,26 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     ///     end, retried writes, read-ahead, long-lived replays: `Docs/Logging.md`). Defaults to
     ///     `Logger(label: "stratus.engine")`, which goes to the `LoggingSystem` the app
     ///     bootstrapped.
-    public init(
+    public convenience init(
         identifier: String, backend: any DatabaseBackend, environment: Environment = .development,
         logger: Logger = Logger(label: "stratus.engine")
+    ) {
+        self.init(
+            identifier: identifier, backend: backend, environment: environment, logger: logger,
+            assetCache: AssetCachePolicy())
+    }
+
+    /// A container over `backend` whose fetched assets' files are kept by `assetCache`
+    /// (decision 0022): what the configured default containers are made with.
+    package init(
+        identifier: String, backend: any DatabaseBackend, environment: Environment = .development,
+        logger: Logger = Logger(label: "stratus.engine"), assetCache: AssetCachePolicy
     ) {
         self.containerIdentifier = identifier
         self.logger = logger
         self.environment = environment == .production ? .production : .development
         do {
-            self.engine = .success(try Engine(backend: backend, logger: logger))
+            self.engine = .success(try Engine(backend: backend, logger: logger, assetCache: assetCache))
         } catch let error as CKError {
             self.engine = .failure(error)
         } catch {
@@ -64,8 +80,10 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// backend). Without any registration its operations fail with `badContainer`.
     public convenience init(identifier: String) {
         switch CKContainer.registry.withLock({ $0.targets[identifier] ?? $0.defaultTarget }) {
-        case .backend(let backend, let environment)?:
-            self.init(identifier: identifier, backend: backend, environment: environment)
+        case .backend(let backend, let environment, let assetCache)?:
+            self.init(
+                identifier: identifier, backend: backend, environment: environment,
+                logger: Logger(label: "stratus.engine"), assetCache: assetCache)
         case .service(let maker)?:
             self.init(
                 identifier: identifier, serviceFactory: maker(identifier), logger: Logger(label: "stratus.engine"))
@@ -114,7 +132,7 @@ public final class CKContainer: NSObject, @unchecked Sendable {
 
     /// What `CKContainer(identifier:)` builds a container over.
     private enum Target {
-        case backend(any DatabaseBackend, Environment)
+        case backend(any DatabaseBackend, Environment, AssetCachePolicy)
         case service(ServiceFactoryMaker)
     }
 
@@ -138,7 +156,16 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         _ backend: any DatabaseBackend, forContainerIdentifier identifier: String,
         environment: Environment = .development
     ) {
-        registry.withLock { $0.targets[identifier] = .backend(backend, environment) }
+        register(backend, forContainerIdentifier: identifier, environment: environment, assetCache: AssetCachePolicy())
+    }
+
+    /// Registers `backend` as ``register(_:forContainerIdentifier:environment:)`` does, its
+    /// containers' fetched assets kept by `assetCache` (decision 0022).
+    package static func register(
+        _ backend: any DatabaseBackend, forContainerIdentifier identifier: String,
+        environment: Environment = .development, assetCache: AssetCachePolicy
+    ) {
+        registry.withLock { $0.targets[identifier] = .backend(backend, environment, assetCache) }
     }
 
     /// Registers the backend used by `CKContainer.default()` and by identifiers without a
@@ -147,7 +174,17 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     public static func registerDefault(
         _ backend: any DatabaseBackend, identifier: String = "iCloud.default", environment: Environment = .development
     ) {
-        registry.withLock { $0.setDefault(.backend(backend, environment), identifier: identifier) }
+        registerDefault(backend, identifier: identifier, environment: environment, assetCache: AssetCachePolicy())
+    }
+
+    /// Registers the default backend as ``registerDefault(_:identifier:environment:)`` does,
+    /// its containers' fetched assets kept by `assetCache` (decision 0022; configuration's
+    /// `remoteAssetCacheBytes`).
+    package static func registerDefault(
+        _ backend: any DatabaseBackend, identifier: String = "iCloud.default", environment: Environment = .development,
+        assetCache: AssetCachePolicy
+    ) {
+        registry.withLock { $0.setDefault(.backend(backend, environment, assetCache), identifier: identifier) }
     }
 
     /// Registers, for containers made with `CKContainer(identifier:)`, databases served by the

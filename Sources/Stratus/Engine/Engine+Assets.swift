@@ -2,13 +2,21 @@ import Foundation
 import StratusBackend
 
 /// Asset contents live in the store outside record rows, in parts (``AssetParts``, decisions
-/// 0002 and 0015); fetched assets are copied to a local cache file.
+/// 0002 and 0015); fetched assets are copied to files of a bounded local cache (decision 0022).
 extension Engine {
-    /// Where fetched assets are materialized.
-    var assetCacheDirectory: URL {
+    /// Where fetched assets are materialized: `$TMPDIR/stratus-assets/<store ID>`, one
+    /// directory per store, shared by every engine and process on it.
+    static func assetCacheDirectory(storeID: [UInt8]) -> URL {
         FileManager.default.temporaryDirectory
             .appendingPathComponent("stratus-assets", isDirectory: true)
             .appendingPathComponent(storeID.map { String(format: "%02x", $0) }.joined(), isDirectory: true)
+    }
+
+    /// Runs `body`, a transaction that may materialize assets, as one answer of the asset
+    /// cache: the files it hands out stay in use until it returns, and the cache is trimmed
+    /// once after it if its additions may have taken it over its limit (``AssetFileAnswer``).
+    func readingAssets<T>(_ body: () throws -> T) rethrows -> T {
+        try AssetFileAnswer.reading(assetCache, body)
     }
 
     /// Reads the file of a pending asset, before the write transaction.
@@ -20,7 +28,9 @@ extension Engine {
         }
     }
 
-    /// A fetched asset whose content is copied to a local file (once per content ID).
+    /// A fetched asset whose content is copied to a file of the asset cache (once per content
+    /// ID while it stays cached), handed out: in use until the transaction reading it ends and
+    /// for the cache policy's `inUseInterval` after (decision 0022).
     ///
     /// When the content cannot be copied — the store lacks it, or the cache directory cannot
     /// be written — the asset has no file: its `fileURL` is `nil`, which is how CloudKit marks
@@ -33,34 +43,23 @@ extension Engine {
     /// connection while holding one (a deadlock once every reader is taken).
     func materialize(_ asset: AssetValue, keys: DatabaseKeys, _ txn: any BackendReadTransaction) -> AssetValue {
         var result = asset
-        let file = assetCacheDirectory.appendingPathComponent(asset.contentID)
-        result.pendingFile = file
-        if !FileManager.default.fileExists(atPath: file.path) {
-            do {
-                try FileManager.default.createDirectory(at: assetCacheDirectory, withIntermediateDirectories: true)
-                // Written beside the cache file and moved into place, so a reader never sees
-                // a file with some of the parts.
-                let partial = assetCacheDirectory.appendingPathComponent(".\(asset.contentID).\(UUID().uuidString)")
-                defer { try? FileManager.default.removeItem(at: partial) }
-                guard try AssetParts(keys: keys).copy(asset.contentID, to: partial, txn) else {
-                    result.pendingFile = nil
-                    return result
-                }
-                try moveIntoPlace(partial, file)
-            } catch {
-                result.pendingFile = nil
+        let name = asset.contentID
+        result.pendingFile = assetCache.file(name)
+        guard !assetCache.handOutCached(name) else { return result }
+        do {
+            // Written beside the cache file and moved into place, so a reader never sees a
+            // file with some of the parts.
+            try assetCache.add(name) { partial in
+                guard try AssetParts(keys: keys).copy(name, to: partial, txn) else { throw MissingContent() }
             }
+        } catch {
+            result.pendingFile = nil
         }
         return result
     }
 
-    /// Moves `partial` to `file` (replacing a copy another reader put there meanwhile: content
-    /// never changes under its ID, so both copies are the same bytes).
-    private func moveIntoPlace(_ partial: URL, _ file: URL) throws {
-        guard rename(partial.path, file.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
-        }
-    }
+    /// The store lacks a fetched asset's content.
+    private struct MissingContent: Error {}
 }
 
 extension DatabaseContext {

@@ -41,6 +41,8 @@ package final class Engine: Sendable {
     private let notificationObserver = Mutex<(@Sendable ([Int64]) -> Void)?>(nil)
     /// The most entries kept per notification log (decision 0014.2; ``setNotificationLogLimit(_:)``).
     let notificationLogMaximum = Atomic<Int64>(NotificationLog.defaultMaximumEntries)
+    /// Where fetched assets are materialized, kept to its policy's size (decision 0022).
+    let assetCache: AssetFileCache
 
     /// The store format this version writes and reads (decision 0008): 2, the change log
     /// carries the records. Format 1 (decision 0002's first layout) is refused on open.
@@ -49,7 +51,12 @@ package final class Engine: Sendable {
     /// How many times a conflicting write body is run before giving up.
     static let maximumAttempts = 10
 
-    package init(backend: any DatabaseBackend, logger: Logger = Logger(label: "stratus.engine")) throws {
+    /// An engine over `backend`, logging to `logger`, whose materialized assets are kept by
+    /// `assetCache` (decision 0022).
+    package init(
+        backend: any DatabaseBackend, logger: Logger = Logger(label: "stratus.engine"),
+        assetCache: AssetCachePolicy = AssetCachePolicy()
+    ) throws {
         self.backend = backend
         self.logger = logger
         writeGeneration = WriteGeneration.shared(by: backend)
@@ -83,6 +90,7 @@ package final class Engine: Sendable {
         storeID = Array(meta[1..<17])
         macKey = Array(meta[17..<49])
         changeSignal = StoreChangeSignal.shared(storeID: storeID)
+        self.assetCache = AssetFileCache(directory: Engine.assetCacheDirectory(storeID: storeID), policy: assetCache)
     }
 
     /// Sets what is told, after each commit that appended notification entries, the numbers of
@@ -118,7 +126,7 @@ package final class Engine: Sendable {
     /// next one is read ahead; decision 0009).
     func writeLeavingGeneration<T>(_ body: (any BackendWriteTransaction) throws -> T) throws -> T {
         do {
-            return try Engine.runWrite(backend, logger: logger, body)
+            return try readingAssets { try Engine.runWrite(backend, logger: logger, body) }
         } catch let conflict as JournalConflict {
             // Not a failure: the long-lived operation catches up with its journal.
             throw conflict
@@ -130,7 +138,7 @@ package final class Engine: Sendable {
     /// Runs a read body and maps failures to `CKError`.
     func read<T>(_ body: (any BackendReadTransaction) throws -> T) throws -> T {
         do {
-            return try backend.read(body)
+            return try readingAssets { try backend.read(body) }
         } catch {
             throw CKError.fromStore(error)
         }

@@ -1,8 +1,10 @@
 public import Foundation
+import Stratus
 
 /// How a remote container keeps the assets it fetches (decision 0022): one file per content
 /// in ``directory``, kept under ``maximumBytes`` by evicting the least recently used files
-/// that are not in use.
+/// that are not in use — the policy, and the code, of the embedded engine's cache of
+/// materialized assets too.
 ///
 /// A fetched `CKAsset`'s `fileURL` names a file of this cache, as CloudKit's names one in its
 /// staging area, which the system purges when it needs the space: copy a file the app means to
@@ -16,10 +18,10 @@ public import Foundation
 /// server.assetCache.maximumBytes = 64 << 20     // or STRATUS_REMOTE_ASSET_CACHE_BYTES
 /// ```
 public struct RemoteAssetCachePolicy: Sendable, Hashable {
-    /// 512 MiB.
-    public static let defaultMaximumBytes: Int64 = 512 << 20
-    /// Five minutes.
-    public static let defaultInUseInterval: Duration = .seconds(300)
+    /// 512 MiB, as the embedded engine's cache of materialized assets.
+    public static let defaultMaximumBytes: Int64 = AssetCachePolicy.defaultMaximumBytes
+    /// Five minutes, as the embedded engine's cache of materialized assets.
+    public static let defaultInUseInterval: Duration = AssetCachePolicy.defaultInUseInterval
     /// `$TMPDIR/stratus-assets/remote`, shared by every remote container of the user.
     public static var defaultDirectory: URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("stratus-assets/remote", isDirectory: true)

@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// Eviction: least recently handed out first, never a file in use.
-extension RemoteAssetCache {
+extension AssetFileCache {
     /// One cached file as the trim sees it.
     struct Entry {
         var name: String
@@ -17,11 +17,11 @@ extension RemoteAssetCache {
     }
 
     /// What one trim did.
-    struct Trimmed: Equatable {
+    package struct Trimmed: Equatable {
         /// The bytes of the cached files after it.
-        var bytes: Int64
+        package var bytes: Int64
         /// The files it removed.
-        var evicted: Int
+        package var evicted: Int
     }
 
     /// How old a partial file (`.name.UUID`) must be to count as a crashed writer's leftover.
@@ -32,8 +32,20 @@ extension RemoteAssetCache {
     /// process or handed out within the policy's `inUseInterval` stay, so the cache may stay
     /// above the limit; partial files of crashed writers go.
     @discardableResult
-    func trim(now: Date = Date()) -> Trimmed {
-        (try? withLock(LOCK_EX) { trimLocked(now: now.timeIntervalSince1970) }) ?? Trimmed(bytes: 0, evicted: 0)
+    package func trim(now: Date = Date()) -> Trimmed {
+        let trimmed = try? withLock(LOCK_EX) { trimLocked(now: now.timeIntervalSince1970) }
+        state.trimmed(to: trimmed?.bytes, now: now.timeIntervalSince1970)
+        return trimmed ?? Trimmed(bytes: 0, evicted: 0)
+    }
+
+    /// Trims after `bytes` were added, unless this process's count of the directory, made by a
+    /// trim in the last ``AssetDirectoryState/countLifetime`` seconds and kept since, shows it
+    /// still at or under the limit: listing a directory of thousands of files costs more than
+    /// copying an asset from the store (decision 0022, "Embedded too").
+    func trim(afterAdding bytes: Int64, now: Date = Date()) {
+        guard bytes > 0 else { return }
+        guard !state.staysUnder(policy.maximumBytes, adding: bytes, now: now.timeIntervalSince1970) else { return }
+        trim(now: now)
     }
 
     private func trimLocked(now: Double) -> Trimmed {
@@ -41,9 +53,8 @@ extension RemoteAssetCache {
         var total = entries.reduce(Int64(0)) { $0 + $1.size }
         let limit = max(1, policy.maximumBytes)
         guard total > limit else { return Trimmed(bytes: total, evicted: 0) }
-        let interval = policy.inUseInterval.components
-        let cutoff = now - max(0, Double(interval.seconds) + Double(interval.attoseconds) * 1e-18)
-        let pinned = pins.names()
+        let cutoff = now - policy.inUseSeconds
+        let pinned = state.pinned()
         entries.sort { $0.used < $1.used }
         let base = directory.path + "/"
         var evicted = 0
