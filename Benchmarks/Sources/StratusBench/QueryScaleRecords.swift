@@ -54,7 +54,8 @@ struct QueryScaleCase: Sendable {
         return query
     }
 
-    /// The queries: every operator issue 13 names, each matching ten records below 10,000.
+    /// The queries: every operator issue 13 names, each matching ten records below 10,000 (the
+    /// intersection three).
     static func all(zoneID: CKRecordZone.ID) -> [QueryScaleCase] {
         let ins = (0..<10).map { 17 + 1000 * $0 }
         return [
@@ -86,6 +87,23 @@ struct QueryScaleCase: Sendable {
             QueryScaleCase(
                 name: "n BETWEEN {6000, 6009} sorted by n", format: "n BETWEEN %@", arguments: [[6000, 6009]],
                 sortField: "n", expected: Array((6000..<6010).reversed())),
+        ] + unionsAndIntersections
+    }
+
+    /// The plans of decision 0019.8: a union over a list's index, the words of a search (any
+    /// of them), and an intersection of two groups of a list's index.
+    private static var unionsAndIntersections: [QueryScaleCase] {
+        [
+            QueryScaleCase(
+                name: "ANY tags IN {'t333', 'zz', 'zy'} (union)", format: "ANY tags IN %@",
+                arguments: [["t333", "zz", "zy"]], sortField: nil, expected: Array(3330..<3340)),
+            QueryScaleCase(
+                name: "self CONTAINS 'x150 zzz' (any word)", format: "self CONTAINS %@", arguments: ["x150 zzz"],
+                sortField: nil, expected: Array(1500..<1510)),
+            QueryScaleCase(
+                name: "tags CONTAINS 'g1' AND tags CONTAINS 't555' (intersection)",
+                format: "tags CONTAINS %@ AND tags CONTAINS %@", arguments: ["g1", "t555"], sortField: nil,
+                expected: [5551, 5554, 5557]),
         ]
     }
 }
