@@ -18,12 +18,11 @@ struct StratusDaemon: AsyncParsableCommand {
         subcommands: [ServeCommand.self, AdminCommand.self],
         defaultSubcommand: ServeCommand.self)
 
-    /// Runs the command, the server's tasks on its event loops
-    /// (``StratusServer/runTasksOnEventLoops()``, installed before any task starts), its
-    /// answers' buffers in the heap (``StratusServer/keepAnswerBuffersInHeap()``).
+    /// Runs the command, its answers' buffers in the heap
+    /// (``StratusServer/keepAnswerBuffersInHeap()``). Its tasks run on Swift Concurrency's
+    /// default pool, not on SwiftNIO's event loops: decision 0012.5 says why.
     static func main() async {
         StratusServer.keepAnswerBuffersInHeap()
-        StratusServer.runTasksOnEventLoops()
         await Self.main(nil)
     }
 }

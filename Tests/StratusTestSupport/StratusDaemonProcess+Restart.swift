@@ -6,7 +6,7 @@ extension StratusDaemonProcess {
     public func kill() {
         guard process.isRunning else { return }
         _ = Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = Self.waitForExit(process, seconds: 60)
     }
 
     /// A new `stratusd` on the same store and the same port as this one, which must have

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A `stratusd` started by a test on loopback, on a free port and a store of its own, stopped
 /// (SIGTERM) when the test is done.
@@ -74,14 +75,33 @@ public final class StratusDaemonProcess: @unchecked Sendable {
         throw StartFailure(description: "stratusd did not start listening: \(stderr)")
     }
 
-    /// Sends SIGTERM and waits for the process to exit; returns its status.
+    /// Sends SIGTERM and waits up to `seconds` for the process to exit; returns its status.
+    /// A server still running then is a bug (graceful shutdown must end): it is killed with
+    /// SIGKILL, the test records an issue, and the status is SIGKILL's.
     @discardableResult
-    public func stop() -> Int32 {
+    public func stop(within seconds: TimeInterval = 60) -> Int32 {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            if !Self.waitForExit(process, seconds: seconds) {
+                _ = Foundation.kill(process.processIdentifier, SIGKILL)
+                _ = Self.waitForExit(process, seconds: 60)
+                Issue.record(
+                    "stratusd (pid \(process.processIdentifier)) did not stop within \(Int(seconds)) s of SIGTERM; killed. Its standard error:\n\(standardError.suffix(4_000))"
+                )
+            }
         }
         return process.terminationStatus
+    }
+
+    /// Waits up to `seconds` for `process` to exit, sleeping between looks (Foundation's
+    /// `waitUntilExit()` has no bound and spins a core on Linux): whether it exited.
+    static func waitForExit(_ process: Process, seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning {
+            guard Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return true
     }
 
     deinit {
