@@ -78,7 +78,11 @@ struct FreshMachine {
         process.standardError = try FileHandle(forWritingTo: errorFile)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        guard process.waitForExit(within: 600) else {
+            process.terminate()
+            throw CocoaError(
+                .executableLoad, userInfo: [NSLocalizedDescriptionKey: "the fresh-machine run took over 10 minutes"])
+        }
         let calls = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
         return Outcome(
             status: process.terminationStatus,

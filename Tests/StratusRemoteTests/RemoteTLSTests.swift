@@ -56,7 +56,7 @@ struct RemoteTLSTests {
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
-        openssl.waitUntilExit()
+        try #require(openssl.waitForExit(within: 120), "openssl ended")
         try #require(openssl.terminationStatus == 0, "openssl made the certificate")
     }
 }

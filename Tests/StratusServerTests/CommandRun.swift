@@ -34,7 +34,7 @@ struct CommandRun {
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            _ = process.waitForExit(within: 30)
             status = nil
         } else {
             status = process.terminationStatus

@@ -59,11 +59,11 @@ struct DaemonShutdownTests {
         let refused = try CommandRun.curl([health])
         #expect(refused.status == 7, "no new connection after SIGTERM: \(refused.standardError)")
 
-        inFlight.waitUntilExit()
+        #expect(inFlight.waitForExit(within: 60), "the in-flight request ended")
         let body = (try? String(contentsOf: answer.appending("body"), encoding: .utf8)) ?? ""
         #expect(inFlight.terminationStatus == 0, "the in-flight request got an answer")
         #expect(body.contains(#""unavailable""#) && body.hasSuffix(" 503"), "\(body)")
-        server.process.waitUntilExit()
+        #expect(server.process.waitForExit(within: 60), "stratusd exited after SIGTERM")
         #expect(server.process.terminationStatus == 0)
     }
 }

@@ -16,7 +16,11 @@ public func runAdmin(_ arguments: [String], in directory: TemporaryDirectory) th
     process.standardOutput = try FileHandle(forWritingTo: output)
     process.standardError = try FileHandle(forWritingTo: errors)
     try process.run()
-    process.waitUntilExit()
+    guard process.waitForExit(within: 300) else {
+        process.terminate()
+        throw StratusDaemonProcess.StartFailure(
+            description: "stratusd admin \(arguments.joined(separator: " ")) took over 5 minutes")
+    }
     return (
         process.terminationStatus, try String(contentsOf: output, encoding: .utf8),
         try String(contentsOf: errors, encoding: .utf8)

@@ -6,7 +6,7 @@ extension StratusDaemonProcess {
     public func kill() {
         guard process.isRunning else { return }
         _ = Foundation.kill(process.processIdentifier, SIGKILL)
-        _ = Self.waitForExit(process, seconds: 60)
+        _ = process.waitForExit(within: 60)
     }
 
     /// A new `stratusd` on the same store and the same port as this one, which must have

@@ -82,26 +82,15 @@ public final class StratusDaemonProcess: @unchecked Sendable {
     public func stop(within seconds: TimeInterval = 60) -> Int32 {
         if process.isRunning {
             process.terminate()
-            if !Self.waitForExit(process, seconds: seconds) {
+            if !process.waitForExit(within: seconds) {
                 _ = Foundation.kill(process.processIdentifier, SIGKILL)
-                _ = Self.waitForExit(process, seconds: 60)
+                _ = process.waitForExit(within: 60)
                 Issue.record(
                     "stratusd (pid \(process.processIdentifier)) did not stop within \(Int(seconds)) s of SIGTERM; killed. Its standard error:\n\(standardError.suffix(4_000))"
                 )
             }
         }
         return process.terminationStatus
-    }
-
-    /// Waits up to `seconds` for `process` to exit, sleeping between looks (Foundation's
-    /// `waitUntilExit()` has no bound and spins a core on Linux): whether it exited.
-    static func waitForExit(_ process: Process, seconds: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning {
-            guard Date() < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return true
     }
 
     deinit {

@@ -74,7 +74,7 @@ struct LongLivedRestartTests {
                 #expect(ws.server.stop() == 0, "stratusd stopped gracefully")
             } else {
                 kill(pid, SIGKILL)
-                ws.server.process.waitUntilExit()
+                _ = ws.server.process.waitForExit(within: 60)
             }
             print("long-lived fetch \(id) interrupted after \(seen)+ callbacks (\(graceful ? "SIGTERM" : "SIGKILL"))")
             return id

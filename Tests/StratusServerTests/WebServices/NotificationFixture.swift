@@ -4,6 +4,7 @@ import StratusBackend
 import StratusPostgreSQL
 import StratusSQLite
 import StratusServer
+import StratusTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -134,7 +135,7 @@ extension WebServicesFixture {
         process.standardOutput = pipe
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        _ = process.waitForExit(within: 60)
         return String(decoding: data, as: UTF8.self)
     }
 }
