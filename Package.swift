@@ -329,7 +329,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusAPICheckTests",
-            dependencies: ["Stratus"],
+            dependencies: ["Stratus", "StratusTestSupport"],
             swiftSettings: strictSettings
         ),
         // A helper program the tests launch as separate processes (two writers on one store, a

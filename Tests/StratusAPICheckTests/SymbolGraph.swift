@@ -1,4 +1,5 @@
 import Foundation
+import StratusTestSupport
 
 /// A module's public API as the compiler sees it: its symbol graph, extracted with
 /// `swift symbolgraph-extract` from the module this test run built.
@@ -97,7 +98,7 @@ struct SymbolGraph: Decodable {
     }
 
     private static func run(_ arguments: [String]) throws -> Data {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         let output = Pipe()

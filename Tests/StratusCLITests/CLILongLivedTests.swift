@@ -7,7 +7,7 @@ import Testing
 struct CLILongLivedTests {
     /// An operation held right after it was persisted shows in another process's list, and
     /// `stratus long-lived cancel` takes it off.
-    @Test(.timeLimit(.minutes(1))) func listShowAndCancelAnOperationOfAnotherProcess() async throws {
+    @Test(.timeLimit(.minutes(5))) func listShowAndCancelAnOperationOfAnotherProcess() async throws {
         let workspace = try CLIWorkspace()
         defer { workspace.remove() }
         let backend = try SQLiteBackend(

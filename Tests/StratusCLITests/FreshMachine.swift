@@ -67,7 +67,7 @@ struct FreshMachine {
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
 
         let words = command.split(separator: " ").map(String.init)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = words
         process.currentDirectoryURL = package

@@ -25,7 +25,7 @@ enum StratusExecutable {
         _ arguments: [String], in directory: URL, environment: [String: String] = [:], input: String? = nil,
         executable: String? = nil
     ) async throws -> Outcome {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try executable.map { URL(fileURLWithPath: $0) } ?? url()
         process.arguments = arguments
         process.currentDirectoryURL = directory

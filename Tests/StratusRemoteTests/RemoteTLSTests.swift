@@ -46,7 +46,7 @@ struct RemoteTLSTests {
 
     /// A certificate for localhost and 127.0.0.1, valid for a day, made by openssl.
     private func makeSelfSignedCertificate(certificate: String, key: String) throws {
-        let openssl = Process()
+        let openssl = ChildProcess()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         openssl.arguments = [
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj",

@@ -32,7 +32,7 @@ struct DaemonShutdownTests {
         // A transaction holding the store's table, so the health check's read waits (its
         // answer comes after its 1 s limit: 503); SIGTERM is sent once the read is waiting.
         let postgres = database.url.description.components(separatedBy: "?")[0]
-        let holder = Process()
+        let holder = ChildProcess()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
         holder.arguments = [
             postgres, "-X", "-q", "-c",
@@ -45,7 +45,7 @@ struct DaemonShutdownTests {
             postgres,
             "SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND relation = 'stratus.kv'::regclass")
 
-        let inFlight = Process()
+        let inFlight = ChildProcess()
         let answer = try TemporaryDirectory(prefix: "in-flight")
         defer { try? answer.remove() }
         _ = FileManager.default.createFile(atPath: answer.appending("body").path, contents: nil)

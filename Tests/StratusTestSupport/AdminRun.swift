@@ -5,7 +5,7 @@ public typealias AdminRun = (status: Int32, output: String, errors: String)
 
 /// Runs `stratusd admin arguments…` in `directory` (its default store is `.stratus/` there).
 public func runAdmin(_ arguments: [String], in directory: TemporaryDirectory) throws -> AdminRun {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = try BuiltExecutable.url(named: "stratusd")
     process.arguments = ["admin"] + arguments
     process.currentDirectoryURL = directory.url

@@ -24,7 +24,7 @@ public final class KillableProbe: @unchecked Sendable {
         }
     }
 
-    private let process = Process()
+    private let process = ChildProcess()
     private let status: Task<(reason: Process.TerminationReason, status: Int32), Never>
     private let state = Mutex<(unterminated: String, errorOutput: String, killedAtKillPoint: Bool)>(("", "", false))
 

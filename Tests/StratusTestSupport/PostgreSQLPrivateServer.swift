@@ -86,7 +86,7 @@ public final class PostgreSQLPrivateServer: Sendable {
             try? outHandle.close()
             try? errHandle.close()
         }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [script] + arguments
         process.standardInput = FileHandle.nullDevice

@@ -5,7 +5,7 @@ import Testing
 /// (SIGTERM) when the test is done.
 public final class StratusDaemonProcess: @unchecked Sendable {
     /// The running `stratusd`.
-    public let process = Process()
+    public let process = ChildProcess()
     /// The server's URL, from its "listening on" line.
     public let baseURL: URL
     /// The Prometheus listener's `/metrics` URL, from the "stratusd metrics on" line.
@@ -59,7 +59,7 @@ public final class StratusDaemonProcess: @unchecked Sendable {
     public var standardError: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
 
     /// The URL that follows `prefix` on a line of the server's output, once there is one.
-    private static func waitForLine(_ prefix: String, _ output: URL, process: Process, errors: URL) throws -> URL {
+    private static func waitForLine(_ prefix: String, _ output: URL, process: ChildProcess, errors: URL) throws -> URL {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""

@@ -28,7 +28,7 @@ public final class RunningProbe {
     /// Sends SIGKILL to the process.
     public func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }
 
-    private let process = Process()
+    private let process = ChildProcess()
     private let output = Pipe()
     private let errorOutput = Pipe()
     private let exitStatus: Task<Int32, Never>

@@ -17,7 +17,7 @@ struct LoadTests {
         defer { try? directory.remove() }
         let output = directory.appending("output")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [Self.script.path]
         var environment = ProcessInfo.processInfo.environment

@@ -125,7 +125,7 @@ extension WebServicesFixture {
     func readEvents(_ path: String, lastEventID: Int? = nil, seconds: Int = 2, headers: Bool = false) throws
         -> String
     {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         var arguments = ["-sN", "--max-time", "\(seconds)", server.baseURL.absoluteString + "/" + path]
         if headers { arguments.append("-i") }
