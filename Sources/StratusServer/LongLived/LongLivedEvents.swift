@@ -28,9 +28,13 @@ enum LongLivedEvents {
             while true {
                 let subscription = lease.map { runner.signals.subscribe($0) }
                 defer { subscription.map { runner.signals.end($0) } }
+                // The status first: an operation that completes between the two reads is then
+                // answered as running, with the events it journaled; read the other way round,
+                // it could be answered as completed without its last events, and a client that
+                // stops at a completed answer would never read them.
                 let (number, events, status) = try await call.withJournal { journal in
-                    let events = try journal.events(id, from: from, limit: Int(limit))
                     guard let status = try journal.status(id) else { throw ServerError.unknownOperation(id) }
+                    let events = try journal.events(id, from: from, limit: Int(limit))
                     return (journal.number, events, status)
                 }
                 let done =
