@@ -63,11 +63,13 @@ struct IndexUnionMerger {
         if streams == nil { streams = try discoverGroups(txn) }
         guard var streams else { return nil }
         defer { self.streams = streams }
+        if let target {
+            for i in streams.indices { try Self.skip(&streams[i], to: target, prefix: prefix, txn) }
+        }
+        try Self.fill(&streams, prefix: prefix, txn)
         var best: Entry?
-        for i in streams.indices {
-            if let target { try Self.skip(&streams[i], to: target, prefix: prefix, txn) }
-            try Self.fill(&streams[i], prefix: prefix, txn)
-            if let head = streams[i].head, best.map({ KeyRange.less(head.nameKey, $0.nameKey) }) ?? true {
+        for stream in streams {
+            if let head = stream.head, best.map({ KeyRange.less(head.nameKey, $0.nameKey) }) ?? true {
                 best = head
             }
         }
@@ -97,33 +99,55 @@ struct IndexUnionMerger {
         }
     }
 
-    /// The groups inside the bounds, each as a stream from the first name after `after`.
+    /// The groups inside the bounds, each as a stream from the first name after `after`, in
+    /// the bounds' order. Every range is searched at once: each round reads the next group of
+    /// every range not yet used up in one batch of reads (one round trip on a server backend).
     private func discoverGroups(_ txn: any BackendReadTransaction) throws -> [Stream] {
-        var streams: [Stream] = []
+        var found: [[Stream]] = Array(repeating: [], count: bounds.count)
+        var searches: [(range: Int, rest: KeyRange)] = bounds.indices.map { index in
+            (index, KeyRange(from: prefix + bounds[index].lower, to: prefix + bounds[index].upper))
+        }
+        searches.removeAll { $0.rest.isEmpty }
         let nameTag = OrderedKey.stringTag
-        for range in bounds {
-            var from = prefix + range.lower
-            let to = prefix + range.upper
-            while KeyRange.less(from, to) {
-                guard let first = try txn.scan(KeyRange(from: from, to: to), limit: 1).first else { break }
+        while !searches.isEmpty {
+            let pages = try txn.getMany([], scanning: searches.map { ScanRequest($0.rest, limit: 1) }).scans
+            var next: [(range: Int, rest: KeyRange)] = []
+            for (search, page) in zip(searches, pages) {
+                guard let first = page.first else { continue }
                 let (group, _) = try IndexGroupScanner.split(first.key, prefixLength: prefix.count)
                 // A group's entries are its bytes then a name (a string element): every key
                 // from the group and the string tag up to the group and the next tag.
                 let start = after.map { prefix + group + $0 + [0] } ?? prefix + group + [nameTag]
                 let end = prefix + group + [nameTag + 1]
-                streams.append(Stream(groupKey: prefix + group, range: KeyRange(from: start, to: end)))
-                from = end
+                found[search.range].append(Stream(groupKey: prefix + group, range: KeyRange(from: start, to: end)))
+                let rest = KeyRange(from: end, to: search.rest.upperBound)
+                if !rest.isEmpty { next.append((search.range, rest)) }
             }
+            searches = next
         }
-        return streams
+        return found.flatMap { $0 }
     }
 
-    /// Reads the stream's next entries once its buffer is used up.
-    private static func fill(_ stream: inout Stream, prefix: [UInt8], _ txn: any BackendReadTransaction) throws {
-        guard stream.index >= stream.buffer.count, !stream.exhausted else { return }
+    /// Reads the next entries of every stream whose buffer is used up, in one batch of reads.
+    private static func fill(_ streams: inout [Stream], prefix: [UInt8], _ txn: any BackendReadTransaction) throws {
+        let empty = streams.indices.filter { streams[$0].index >= streams[$0].buffer.count && !streams[$0].exhausted }
+        guard !empty.isEmpty else { return }
+        var requests: [ScanRequest] = []
+        for i in empty where !streams[i].range.isEmpty {
+            requests.append(ScanRequest(streams[i].range, limit: streams[i].readSize))
+        }
+        var pages = requests.isEmpty ? [] : try txn.getMany([], scanning: requests).scans
+        pages.reverse()
+        for i in empty {
+            let page = streams[i].range.isEmpty ? [] : pages.removeLast()
+            try take(page, into: &streams[i], prefix: prefix)
+        }
+    }
+
+    /// Puts `page`, the stream's next entries read at its read size, in its buffer.
+    private static func take(_ page: [KeyValuePair], into stream: inout Stream, prefix: [UInt8]) throws {
         let limit = stream.readSize
         stream.readSize = min(limit * 2, maximumReadSize)
-        let page = stream.range.isEmpty ? [] : try txn.scan(stream.range, limit: limit)
         stream.buffer = try page.map { pair in
             let (group, name) = try IndexGroupScanner.split(pair.key, prefixLength: prefix.count)
             var reader = ByteReader(pair.value)
