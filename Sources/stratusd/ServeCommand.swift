@@ -42,15 +42,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         help: """
             Milliseconds between reads of the notification logs that long-polls wait on (default \
-            500, 50…10000): how soon a commit through another stratusd wakes them without \
-            PostgreSQL's LISTEN/NOTIFY.
+            500, 50…600000): how soon a commit through another stratusd wakes them without \
+            PostgreSQL's LISTEN/NOTIFY, which wakes them at once.
             """)
     var notificationPollMilliseconds: Int?
 
     func validate() throws {
-        if let notificationPollMilliseconds, !(50...10_000).contains(notificationPollMilliseconds) {
+        if let notificationPollMilliseconds, !(50...600_000).contains(notificationPollMilliseconds) {
             throw ValidationError(
-                "--notification-poll-milliseconds must be 50…10000, got \(notificationPollMilliseconds)")
+                "--notification-poll-milliseconds must be 50…600000, got \(notificationPollMilliseconds)")
         }
         if let longLivedLeaseSeconds, !(1...3600).contains(longLivedLeaseSeconds) {
             throw ValidationError("--long-lived-lease-seconds must be 1…3600, got \(longLivedLeaseSeconds)")
