@@ -23,7 +23,12 @@ extension RemoteDatabaseService {
         if limit > 0 { body["resultsLimit"] = .integer(Int64(limit)) }
         if let cursor { body["continuationMarker"] = .string(SyncTokenText.encode(cursor)) }
         if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
-        let answer = try post("records/query", .object(body))
+        // Asks for the binary record encoding (decision 0018.10); a server without it answers JSON.
+        let answer: JSONValue
+        switch try transport.postRecords(scope, "records/query", JSONValue.object(body).serialized(), binary: false) {
+        case .binary(let bytes): return try queried(bytes)
+        case .json(let json): answer = json
+        }
         var records: [CKRecord] = []
         try readingAssets {
             for item in try items("records", of: answer, "records/query") {
@@ -39,5 +44,15 @@ extension RemoteDatabaseService {
             cursor = try tokenData(answer["continuationMarker"], "continuationMarker", "records/query")
         }
         return QueryPage(records: records, cursor: cursor)
+    }
+
+    /// A `records/query` page answered in the binary record encoding.
+    private func queried(_ bytes: [UInt8]) throws(CKError) -> QueryPage {
+        do throws(RecordWireError) {
+            return try StratusRecordEncoding.readQueryAnswer(bytes, zoneID: translator.zoneID(from:))
+        } catch {
+            throw RemoteFailure.error(
+                .serverResponseLost, "the answer to records/query cannot be read: \(error.reason)")
+        }
     }
 }

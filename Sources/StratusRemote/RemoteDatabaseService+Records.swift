@@ -89,7 +89,12 @@ extension RemoteDatabaseService {
             "records": .array(names.map { ["recordName": .string($0)] }),
         ]
         if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
-        let answer = try post("records/lookup", .object(body))
+        // Asks for the binary record encoding (decision 0018.10); a server without it answers JSON.
+        let answer: JSONValue
+        switch try transport.postRecords(scope, "records/lookup", JSONValue.object(body).serialized(), binary: false) {
+        case .binary(let bytes): return try lookedUp(names, in: zone, bytes, into: &results)
+        case .json(let json): answer = json
+        }
         let items = try items("records", of: answer, "records/lookup")
         guard items.count == names.count else {
             throw RemoteFailure.error(
@@ -98,6 +103,31 @@ extension RemoteDatabaseService {
         for (name, item) in zip(names, items) {
             let id = CKRecord.ID(recordName: name, zoneID: zone)
             results[id] = isError(item) ? .failure(itemError(item)) : try fetched(item, zone: zone)
+        }
+    }
+
+    /// The results of a `records/lookup` of `names` in `zone` answered in the binary record
+    /// encoding, added to `results`.
+    private func lookedUp(
+        _ names: [String], in zone: CKRecordZone.ID, _ bytes: [UInt8],
+        into results: inout [CKRecord.ID: Result<CKRecord, CKError>]
+    ) throws(CKError) {
+        let items: [StratusRecordEncoding.ModifyAnswerItem]
+        switch Result(catching: { () throws(RecordWireError) -> [StratusRecordEncoding.ModifyAnswerItem] in
+            try StratusRecordEncoding.readLookupAnswer(bytes, zoneID: zone, count: names.count)
+        }) {
+        case .success(let read): items = read
+        case .failure(let error):
+            throw RemoteFailure.error(
+                .serverResponseLost, "the answer to records/lookup cannot be read: \(error.reason)")
+        }
+        for (name, item) in zip(names, items) {
+            let id = CKRecord.ID(recordName: name, zoneID: zone)
+            switch item {
+            case .saved(let record): results[id] = .success(record)
+            case .error(let json): results[id] = .failure(itemError(json))
+            case .deleted: break  // refused by the reader
+            }
         }
     }
 

@@ -8,20 +8,24 @@ import Foundation
 /// never one handed out within the last ``inUseInterval`` (by any process sharing the
 /// directory) nor one an answer of this process is still reading; so it may stay above the
 /// limit while more than that is in use.
-package struct AssetCachePolicy: Sendable, Hashable {
+///
+/// An embedded container takes one in
+/// ``CKContainer/init(identifier:backend:environment:logger:assetCache:)``; a remote
+/// container's is `StratusRemote`'s `RemoteAssetCachePolicy`, which adds the directory.
+public struct AssetCachePolicy: Sendable, Hashable {
     /// 512 MiB.
-    package static let defaultMaximumBytes: Int64 = 512 << 20
+    public static let defaultMaximumBytes: Int64 = 512 << 20
     /// Five minutes.
-    package static let defaultInUseInterval: Duration = .seconds(300)
+    public static let defaultInUseInterval: Duration = .seconds(300)
 
     /// The size the cache is trimmed to after a file is added, in bytes (at least 1).
-    package var maximumBytes: Int64
+    public var maximumBytes: Int64
     /// How long after a file was last handed out it still counts as in use (at least zero).
-    package var inUseInterval: Duration
+    public var inUseInterval: Duration
 
     /// A cache of at most `maximumBytes` (clamped to at least 1) whose files count as in use
     /// for `inUseInterval` (clamped to at least zero) after they are handed out.
-    package init(
+    public init(
         maximumBytes: Int64 = AssetCachePolicy.defaultMaximumBytes,
         inUseInterval: Duration = AssetCachePolicy.defaultInUseInterval
     ) {

@@ -59,8 +59,23 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     }
 
     /// A container over `backend` whose fetched assets' files are kept by `assetCache`
-    /// (decision 0022): what the configured default containers are made with.
-    package init(
+    /// (decision 0022) — a Stratus extension, as the other parameters are: what the configured
+    /// default containers are made with (`remoteAssetCacheBytes`).
+    ///
+    /// A fetched asset's `fileURL` names a file of the cache, which is trimmed to
+    /// `assetCache.maximumBytes` after an answer adds a file, evicting the least recently
+    /// handed-out files but none handed out within `assetCache.inUseInterval`: copy a file the
+    /// app means to keep.
+    ///
+    /// - Parameters:
+    ///   - identifier: the container's identifier.
+    ///   - backend: where the container's databases are stored.
+    ///   - environment: the CloudKit environment of the container's data and schema (see
+    ///     ``init(identifier:backend:environment:logger:)``).
+    ///   - logger: where the container's operations and its engine log.
+    ///   - assetCache: how large the cache of fetched assets' files grows, and how long a file
+    ///     handed out is kept.
+    public init(
         identifier: String, backend: any DatabaseBackend, environment: Environment = .development,
         logger: Logger = Logger(label: "stratus.engine"), assetCache: AssetCachePolicy
     ) {

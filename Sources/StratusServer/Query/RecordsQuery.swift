@@ -32,6 +32,11 @@ enum RecordsQuery {
         }
         ServerMetrics.recordsFetched(page.records.count)
         let numbersAsStrings = body.numbersAsStrings ?? false
+        if call.acceptsRecordEncoding, !numbersAsStrings,
+            let bytes = binaryAnswer(page, desiredKeys: desiredKeys, translator: translator)
+        {
+            return DatabaseCall.recordEncodingResponse(bytes)
+        }
         var answer: [String: JSONValue] = [
             "records": .array(
                 page.records.map {
@@ -40,5 +45,20 @@ enum RecordsQuery {
         ]
         answer["continuationMarker"] = page.cursor.map { .string(SyncTokenText.encode($0)) }
         return call.respond(.object(answer))
+    }
+
+    /// The page in the binary record encoding (decision 0018.10), its cursor as the
+    /// continuation marker; `nil` when a record holds an asset among `desiredKeys` (answered as
+    /// JSON, whose translator writes its download URL).
+    private static func binaryAnswer(_ page: QueryPage, desiredKeys: [String]?, translator: WSRecordTranslator)
+        -> [UInt8]?
+    {
+        var out = StratusRecordEncoding.QueryAnswerWriter(
+            cursor: page.cursor, count: page.records.count, translator: translator)
+        for record in page.records {
+            if RecordWireWriter.hasAssets(record, desiredKeys: desiredKeys) { return nil }
+            out.record(record, desiredKeys: desiredKeys)
+        }
+        return out.bytes
     }
 }

@@ -26,6 +26,11 @@ enum RecordsLookup {
         var byName: [String: Result<CKRecord, CKError>] = [:]
         for (id, result) in results { byName[id.recordName] = result }
         let numbersAsStrings = body.numbersAsStrings ?? false
+        if call.acceptsRecordEncoding, !numbersAsStrings,
+            let bytes = binaryAnswer(body, byName, translator: translator, call: call)
+        {
+            return DatabaseCall.recordEncodingResponse(bytes)
+        }
         var out = JSONWriter(capacity: 512 * body.records.count + 64)
         out.object { answer in
             answer.member("records") {
@@ -45,6 +50,30 @@ enum RecordsLookup {
             }
         }
         return JSONBody.response(out.bytes)
+    }
+
+    /// The answer in the binary record encoding (decision 0018.10): the items the JSON answer
+    /// has, in its order; `nil` when a record holds an asset among its desired keys (answered
+    /// as JSON, whose translator writes its download URL).
+    private static func binaryAnswer(
+        _ body: RecordsLookupRequest, _ byName: [String: Result<CKRecord, CKError>], translator: WSRecordTranslator,
+        call: DatabaseCall
+    ) -> [UInt8]? {
+        var out = StratusRecordEncoding.ModifyAnswerWriter(count: body.records.count)
+        for item in body.records {
+            let desiredKeys = item.desiredKeys ?? body.desiredKeys
+            switch byName[item.recordName] ?? .failure(CKError(.internalError)) {
+            case .success(let record):
+                if RecordWireWriter.hasAssets(record, desiredKeys: desiredKeys) { return nil }
+                out.saved(record, desiredKeys: desiredKeys)
+            case .failure(let error):
+                out.error(
+                    ItemError.dictionary(
+                        error, recordName: item.recordName, requestID: call.requestID, translator: translator,
+                        numbersAsStrings: false))
+            }
+        }
+        return out.bytes
     }
 
     /// The keys to read: every field when any item (or the request) wants every field, else the
