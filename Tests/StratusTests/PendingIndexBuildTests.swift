@@ -35,8 +35,14 @@ struct PendingIndexBuildTests {
 
         // Before any batch: the query scans, and does not start the build itself.
         let query = CKQuery(recordType: "Item", predicate: NSPredicate(format: "k == 3"))
-        let found = try database.query(query, zoneID: nil, cursor: nil, limit: 0, desiredKeys: nil)
-        #expect(found.records.count == 120)
+        var found = 0
+        var cursor: Data?
+        repeat {
+            let page = try database.query(query, zoneID: nil, cursor: cursor, limit: 50, desiredKeys: nil)
+            found += page.records.count
+            cursor = page.cursor
+        } while cursor != nil
+        #expect(found == 120)
         let row = try #require(try engine.read { try database.loadRecordType("Item", $0) })
         #expect(row.fields["k"]?.isMaintained(.value) == false, "the query did not begin the build")
 
