@@ -22,9 +22,13 @@ package struct RemoteSchemaClient: Sendable {
         return text
     }
 
-    /// Imports `text`; what changed and how many indexes the server built. A refused import
-    /// is `invalidArguments` whose message lists every problem, one per line.
-    package func importSchema(_ text: String) throws(CKError) -> (changes: [String], indexesBuilt: Int) {
+    /// Imports `text`; what changed, how many indexes the server built before answering (0
+    /// since it builds them in the background) and how many declared indexes it has still to
+    /// build (decision 0020.8). A refused import is `invalidArguments` whose message lists
+    /// every problem, one per line.
+    package func importSchema(_ text: String) throws(CKError) -> (
+        changes: [String], indexesBuilt: Int, indexesPending: Int
+    ) {
         let answer = try transport.post(.public, "schema/import", .object(["schema": .string(text)]), retry: .once)
         var changes: [String] = []
         if case .array(let items)? = answer["changes"] {
@@ -32,7 +36,9 @@ package struct RemoteSchemaClient: Sendable {
         }
         var built = 0
         if case .integer(let count)? = answer["indexesBuilt"] { built = Int(count) }
-        return (changes, built)
+        var pending = 0
+        if case .integer(let count)? = answer["indexesPending"] { pending = Int(count) }
+        return (changes, built, pending)
     }
 
     /// Resets the container's development environment.

@@ -18,6 +18,8 @@ final class ServerState: Sendable {
     let notificationHub: NotificationHub
     /// Runs the submitted long-lived operations (decision 0014.9).
     let longLivedRunner: LongLivedRunner
+    /// Builds the indexes schema imports declare, in the background (decision 0020.8).
+    let indexBuilder: DeclaredIndexBuilder
     /// The HMAC key asset URLs and receipts are signed with (decision 0012.8).
     let assetKeys = AssetKeyring()
     /// Sign-in URL, session lifetime, signed-request window and replay guard (decision 0013).
@@ -49,6 +51,7 @@ final class ServerState: Sendable {
         self.logger = logger
         self.longLivedRunner = LongLivedRunner(
             engine: engine, executor: executor, logger: logger, timing: longLivedTiming)
+        self.indexBuilder = DeclaredIndexBuilder(engine: engine, executor: executor, logger: logger)
         let hub = NotificationHub(
             engine: engine, executor: executor, logger: logger, pollInterval: notificationPollInterval)
         self.notificationHub = hub

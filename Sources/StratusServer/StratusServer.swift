@@ -136,7 +136,8 @@ public struct StratusServer: Sendable {
     /// before, not after, the HTTP server drains its requests, which can take seconds. Then the
     /// application (the HTTP server, which finishes the requests in flight, and the metrics
     /// listener), the periodic work, and last the engine's threads, which everything before
-    /// still uses.
+    /// still uses. The builder of declared indexes stops first of all, between two batches: its
+    /// build resumes from its cursor in the next process (decision 0020.8).
     func services(_ state: ServerState, application: some Service) -> [any Service] {
         [
             ExecutorLifetime(executor: state.executor),
@@ -146,6 +147,7 @@ public struct StratusServer: Sendable {
             BackgroundService { await LongLivedMaintenance(server: state).run() },
             application,
             state.longLivedRunner,
+            BackgroundService { await state.indexBuilder.run() },
         ]
     }
 

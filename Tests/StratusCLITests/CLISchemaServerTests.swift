@@ -33,6 +33,9 @@ struct CLISchemaServerTests {
         let imported = try await StratusExecutable.run(["schema", "import", "app.ckdb"] + asKey, in: server.workspace)
         #expect(imported.status == 0, "\(imported.errorOutput)")
         #expect(imported.output.contains("record type 'Note' is added"), "\(imported.output)")
+        #expect(
+            imported.output.contains("indexes the server builds in the background for existing records: 0"),
+            "\(imported.output)")
         let exported = try await StratusExecutable.run(["schema", "export"] + asKey, in: server.workspace)
         #expect(exported.status == 0, "\(exported.errorOutput)")
         #expect(exported.output == schema, "\(exported.output)")

@@ -53,12 +53,10 @@ extension DatabaseContext {
         }
         if keyset && !plan.walksInScanOrder { return nil }
         if row.fields[plan.field]?.isReady(plan.index) != true {
-            // In production an index being built is a declared one, built by `schema import`:
+            // In production an index that is not ready is a declared one an import left to
+            // build (stratusd's builder or `schema import` builds it; it may not have begun):
             // the query scans until it is ready (decision 0020.8).
-            if pinned == nil && !schemaScope.growsJustInTime && row.fields[plan.field]?.isMaintained(plan.index) == true
-            {
-                return nil
-            }
+            if pinned == nil && !schemaScope.growsJustInTime { return nil }
             try buildIndex(recordType: recordType, field: plan.field, index: plan.index)
         }
         return plan

@@ -30,6 +30,7 @@ extension Engine {
             }
             let current = try environmentSchema(scope, txn)
             try storeEnvironmentSchema(schema, scope, txn)
+            try markIndexBuildsPending(scope, txn)
             return CloudKitSchema.changes(from: current, to: schema)
         }
     }
@@ -82,21 +83,17 @@ extension Engine {
 
     /// Builds, in every database of `scope`, the indexes its schema declares for the fields
     /// the database's records carry (decision 0020.8), each in bounded batches (0019.7):
-    /// writers and queries wait at most one batch. Returns how many indexes were built.
+    /// writers and queries wait at most one batch. Clears the import's mark
+    /// (``PendingIndexBuilds``) when done. Returns how many indexes were built.
     @discardableResult
     package func buildDeclaredIndexes(_ scope: SchemaScope) throws -> Int {
-        let (schema, numbers) = try read { txn in
-            (try environmentSchema(scope, txn), try databaseNumbers(of: scope, txn))
+        let marked = try pendingIndexBuilds(of: scope)
+        let pending = try pendingIndexes(scope)
+        for index in pending {
+            while try !buildIndexBatch(index) {}
         }
-        var built = 0
-        for number in numbers {
-            for databaseScope in [CKDatabase.Scope.public, .private, .shared] {
-                let context = DatabaseContext(
-                    engine: self, number: number, scope: databaseScope, caller: embeddedCaller, schemaScope: scope)
-                built += try context.buildDeclaredIndexes(schema)
-            }
-        }
-        return built
+        if let marked { try finishIndexBuilds(marked) }
+        return pending.count
     }
 }
 
@@ -106,19 +103,21 @@ extension SchemaScope {
 }
 
 extension DatabaseContext {
-    /// Builds the indexes `schema` declares for the record types and fields this database has,
-    /// and the token index of a type with a `SEARCHABLE` field.
-    func buildDeclaredIndexes(_ schema: CloudKitSchema) throws -> Int {
-        var built = 0
-        for (typeName, declared) in schema.recordTypes {
-            guard let row = try engine.read({ try loadRecordType(typeName, $0) }) else { continue }
-            for (fieldName, field) in declared.fields {
+    /// The indexes `schema` declares for the record types and fields this database has that
+    /// are not ready, by record type and field name: the value and match indexes of its
+    /// fields, and the token index of a type with a `SEARCHABLE` field.
+    func unbuiltDeclaredIndexes(_ schema: CloudKitSchema, _ txn: any BackendReadTransaction) throws
+        -> [(recordType: String, field: String, index: QueryPlan.Index)]
+    {
+        var unbuilt: [(recordType: String, field: String, index: QueryPlan.Index)] = []
+        for (typeName, declared) in schema.recordTypes.sorted(by: { $0.key < $1.key }) {
+            guard let row = try loadRecordType(typeName, txn) else { continue }
+            for (fieldName, field) in declared.fields.sorted(by: { $0.key < $1.key }) {
                 let type = row.fields[fieldName]?.type ?? (field.isSystemField ? SchemaType.timestamp : nil)
                 guard let type else { continue }
-                for index in Self.declaredIndexes(field, type: type) {
-                    if row.fields[fieldName]?.isReady(index) == true { continue }
-                    try buildIndex(recordType: typeName, field: fieldName, index: index)
-                    built += 1
+                for index in Self.declaredIndexes(field, type: type) where row.fields[fieldName]?.isReady(index) != true
+                {
+                    unbuilt.append((typeName, fieldName, index))
                 }
             }
             // SEARCHABLE: the type's token index, of every searchable string of its records.
@@ -126,11 +125,10 @@ extension DatabaseContext {
             if declared.fields.values.contains(where: { $0.indexes.contains(.searchable) }),
                 row.fields[tokens]?.isReady(.match) != true
             {
-                try buildIndex(recordType: typeName, field: tokens, index: .match)
-                built += 1
+                unbuilt.append((typeName, tokens, .match))
             }
         }
-        return built
+        return unbuilt
     }
 
     /// The engine's indexes a declared field keeps, given the type its values have in this
@@ -171,4 +169,8 @@ extension DatabaseContext {
     /// (``Engine/buildDeclaredIndexes(_:)``); how many were built.
     @discardableResult
     package func buildDeclaredIndexes() throws -> Int { try engine.buildDeclaredIndexes(schemaScope) }
+
+    /// How many declared indexes of the environment's databases are not ready yet
+    /// (``Engine/pendingIndexes(_:)``): what a builder still has to build.
+    package func pendingDeclaredIndexes() throws -> Int { try engine.pendingIndexes(schemaScope).count }
 }

@@ -39,6 +39,10 @@ enum StoreLayout {
     /// The CloudKit schema of each container × environment (decision 0020):
     /// `[0x0B] + (container, environment)` → the schema's canonical text (``SchemaScope``).
     static let schemaTag: UInt8 = 0x0B
+    /// The declared indexes an import left to build (decision 0020.8):
+    /// `[0x0C] + (container, environment)` → generation, container, environment
+    /// (``PendingIndexBuilds``), so a builder finds them in one scan, after a restart too.
+    static let pendingIndexBuildsTag: UInt8 = 0x0C
 
     static var storeMetaKey: [UInt8] { OrderedKey([metaTag]).appending("store").bytes }
     /// The next container or namespace number (one counter for both directories).

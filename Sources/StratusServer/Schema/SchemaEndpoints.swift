@@ -5,15 +5,18 @@ import StratusSchema
 internal import StratusWebServices
 
 /// The container environment's CloudKit schema (decision 0020.9), cktool's verbs over HTTP:
-/// `schema` (export), `schema/import`, `schema/reset`, under the public database's path, for
-/// a server-to-server key only — the container's management credential (decision 0013).
+/// `schema` (export), `schema/import`, `schema/reset`, and `schema/indexes` (the declared
+/// indexes still to build), under the public database's path, for a server-to-server key only —
+/// the container's management credential (decision 0013).
 enum SchemaEndpoints {
-    static let all = [export, importing, reset]
+    static let all = [export, importing, reset, indexes]
 
     static let export = DatabaseOperation(name: "schema", methods: [.get, .post], writes: false, handle: handleExport)
     static let importing = DatabaseOperation(
         name: "schema/import", methods: [.post], writes: true, handle: handleImport)
     static let reset = DatabaseOperation(name: "schema/reset", methods: [.post], writes: true, handle: handleReset)
+    static let indexes = DatabaseOperation(
+        name: "schema/indexes", methods: [.get, .post], writes: false, handle: handleIndexes)
 
     /// `{"schema": "DEFINE SCHEMA …"}`: the environment's schema in canonical text.
     static func handleExport(_ call: DatabaseCall) async throws -> Response {
@@ -22,9 +25,11 @@ enum SchemaEndpoints {
         return call.respond(["schema": .string(schema.text)])
     }
 
-    /// `{"schema": "…"}` → `{"changes": ["…"], "indexesBuilt": n}`; a schema that does not
-    /// parse, or that production's schema refuses, is 400 `BAD_REQUEST` with every problem,
-    /// one per line.
+    /// `{"schema": "…"}` → `{"changes": ["…"], "indexesBuilt": 0, "indexesPending": n}`: the
+    /// schema is stored and the answer comes at once; the server's builder builds the `n`
+    /// declared indexes not ready in the environment's databases in the background (decision
+    /// 0020.8). A schema that does not parse, or that production's schema refuses, is 400
+    /// `BAD_REQUEST` with every problem, one per line.
     static func handleImport(_ call: DatabaseCall) async throws -> Response {
         try requireManagement(call)
         let text = try call.decode(SchemaImportRequest.self).schema
@@ -33,12 +38,22 @@ enum SchemaEndpoints {
         case .success(let parsed): schema = parsed
         case .failure(let errors): throw ServerError.badRequest(errors.description)
         }
-        let (changes, built) = try await call.withDatabase { database in
-            (try database.importSchema(schema), try database.buildDeclaredIndexes())
+        let (changes, pending) = try await call.withDatabase { database in
+            (try database.importSchema(schema), try database.pendingDeclaredIndexes())
         }
+        call.server.indexBuilder.wake()
         return call.respond([
-            "changes": .array(changes.map { .string($0.message) }), "indexesBuilt": .integer(Int64(built)),
+            "changes": .array(changes.map { .string($0.message) }), "indexesBuilt": .integer(0),
+            "indexesPending": .integer(Int64(pending)),
         ])
+    }
+
+    /// `{"indexesPending": n}`: how many declared indexes of the environment's databases are
+    /// not ready yet — 0 once the builder is done.
+    static func handleIndexes(_ call: DatabaseCall) async throws -> Response {
+        try requireManagement(call)
+        let pending = try await call.withDatabase { try $0.pendingDeclaredIndexes() }
+        return call.respond(["indexesPending": .integer(Int64(pending))])
     }
 
     /// `{}` after resetting the development environment; 400 for production.

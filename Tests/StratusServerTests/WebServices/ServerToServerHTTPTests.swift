@@ -9,26 +9,29 @@ import Testing
 /// `date:base64(SHA-256(body)):path`.
 @Suite("Web Services: server-to-server keys over HTTP", .serialized)
 struct ServerToServerHTTPTests {
-    /// The fixture's server with a key of the fixture's container (development).
+    /// The fixture's server with a key of the fixture's container (in `environment`,
+    /// development unless told).
     final class Signer: Sendable {
         let fixture: WebServicesFixture
         let privateKey = P256.Signing.PrivateKey()
         let keyID: String
+        let environment: String
 
-        init() throws {
+        init(environment: String = "development") throws {
             fixture = try WebServicesFixture()
+            self.environment = environment
             let pem = fixture.directory.appending("public.pem")
             try privateKey.publicKey.pemRepresentation.write(to: pem, atomically: true, encoding: .utf8)
             keyID = try fixture.admin(
                 [
-                    "key", "add", "--container", WebServicesFixture.container, "--environment", "development", "--pem",
+                    "key", "add", "--container", WebServicesFixture.container, "--environment", environment, "--pem",
                     pem.path,
                 ])
         }
 
         /// The path of `operation` in `database`.
         func path(_ operation: String, _ database: String = "public") -> String {
-            "/database/1/\(WebServicesFixture.container)/development/\(database)/\(operation)"
+            "/database/1/\(WebServicesFixture.container)/\(environment)/\(database)/\(operation)"
         }
 
         /// The three headers of a request of `body` to `path`, signed at `date`.
