@@ -50,12 +50,16 @@ struct FaultTests {
         }
     }
 
-    /// SIGKILLs `pid` once `ledger` holds `count` acknowledged batches (or after 60 s, so the
-    /// test ends even if writes fail; the count check then says why).
+    /// SIGKILLs `pid` once `ledger` holds `count` acknowledged batches, or once no batch was
+    /// acknowledged for 60 s (so the test ends if writes fail; the count check then says why).
+    /// Slow progress is waited for: a full parallel run has acknowledged a batch every 7 s.
     static func kill(_ pid: Int32, after count: Int, of ledger: WriteLedger) async {
-        let deadline = Date().addingTimeInterval(60)
-        while ledger.acknowledgedCount < count && Date() < deadline {
+        var seen = ledger.acknowledgedCount
+        var progressed = Date()
+        while seen < count && Date().timeIntervalSince(progressed) < 60 {
             try? await Task.sleep(for: .milliseconds(10))
+            let now = ledger.acknowledgedCount
+            if now > seen { (seen, progressed) = (now, Date()) }
         }
         Foundation.kill(pid, SIGKILL)
     }
