@@ -2,7 +2,7 @@ import Foundation
 
 /// How large a cache of asset files grows and how long a file handed out stays in use
 /// (decision 0022): the policy a remote container's downloaded assets and an embedded engine's
-/// materialized ones share (``AssetFileCache``).
+/// materialized ones share (`AssetFileCache`).
 ///
 /// A cache is trimmed to ``maximumBytes`` by evicting the least recently handed-out files, but
 /// never one handed out within the last ``inUseInterval`` (by any process sharing the
