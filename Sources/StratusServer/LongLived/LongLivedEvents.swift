@@ -28,14 +28,9 @@ enum LongLivedEvents {
             while true {
                 let subscription = lease.map { runner.signals.subscribe($0) }
                 defer { subscription.map { runner.signals.end($0) } }
-                // The status first: an operation that completes between the two reads is then
-                // answered as running, with the events it journaled; read the other way round,
-                // it could be answered as completed without its last events, and a client that
-                // stops at a completed answer would never read them.
                 let (number, events, status) = try await call.withJournal { journal in
-                    guard let status = try journal.status(id) else { throw ServerError.unknownOperation(id) }
-                    let events = try journal.events(id, from: from, limit: Int(limit))
-                    return (journal.number, events, status)
+                    let read = try Self.read(id, from: from, limit: Int(limit), in: journal)
+                    return (journal.number, read.events, read.status)
                 }
                 let done =
                     !events.isEmpty || status.state != .running || ContinuousClock.now >= deadline
@@ -49,6 +44,20 @@ enum LongLivedEvents {
                 await runner.signals.wait(subscription, timeout: wait)
             }
         }
+    }
+
+    /// The status of operation `id`, then up to `limit` of its events from `from`.
+    ///
+    /// The status first: an operation that completes between the two reads is then answered
+    /// as running, with the events it journaled; read the other way round, it could be
+    /// answered as completed without its last events, and a client that stops at a completed
+    /// answer would never read them (`LongLivedEventsOrderTests`).
+    static func read(_ id: String, from: Int64, limit: Int, in journal: some LongLivedEventSource) throws -> (
+        events: [(sequence: Int64, bytes: [UInt8])], status: HostedOperationStatus
+    ) {
+        guard let status = try journal.status(id) else { throw ServerError.unknownOperation(id) }
+        let events = try journal.events(id, from: from, limit: limit)
+        return (events, status)
     }
 
     /// `{operationID, state, nextSequence, events: [{sequence, event, final}]}`; `final` marks
