@@ -254,7 +254,7 @@ extension WebServicesFixture {
     /// `stratusd admin arguments…` on this fixture's store (the server keeps running), its
     /// standard output trimmed; fails the test when it fails.
     func admin(_ arguments: [String]) throws -> String {
-        let run = try runAdmin(arguments, in: directory)
+        let run = try runAdmin(arguments + backendArguments, in: directory)
         guard run.status == 0 else { throw StratusDaemonProcess.StartFailure(description: run.errors) }
         return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }

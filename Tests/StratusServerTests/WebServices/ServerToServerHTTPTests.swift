@@ -17,12 +17,13 @@ struct ServerToServerHTTPTests {
         let keyID: String
         let environment: String
 
-        init(environment: String = "development") throws {
-            fixture = try WebServicesFixture()
+        /// A key for `environment` of `fixture`'s container (else of a new SQLite fixture's).
+        init(environment: String = "development", fixture: WebServicesFixture? = nil) throws {
+            self.fixture = try fixture ?? WebServicesFixture()
             self.environment = environment
-            let pem = fixture.directory.appending("public.pem")
+            let pem = self.fixture.directory.appending("public.pem")
             try privateKey.publicKey.pemRepresentation.write(to: pem, atomically: true, encoding: .utf8)
-            keyID = try fixture.admin(
+            keyID = try self.fixture.admin(
                 [
                     "key", "add", "--container", WebServicesFixture.container, "--environment", environment, "--pem",
                     pem.path,
