@@ -58,10 +58,12 @@ struct DeclaredIndexScaleOutTests {
             #expect(status.json["indexesPending"] as? Int == 0, "\(status.json)")
         }
         print("declared index scale-out: built \(ContinuousClock.now - importedAt) after the import")
-        let builders = [fixture.server, second].map {
-            $0.standardError.components(separatedBy: "building declared indexes").count - 1
+        func logged(_ message: String) -> [Int] {
+            [fixture.server, second].map { $0.standardError.components(separatedBy: message).count - 1 }
         }
-        print("declared index scale-out: build rounds with work logged by each server: \(builders)")
+        print(
+            "declared index scale-out: rounds with work logged by each server: \(logged("building declared indexes")), "
+                + "failed rounds (retried later): \(logged("declared index build failed"))")
 
         let expected = model.compactMapValues { $0 }
         #expect(expected.count == Self.count + Self.writers * Self.rounds * (20 - 5))
