@@ -6,7 +6,8 @@
 # loopback with a fresh store and credentials made by `stratusd admin` (a container, an API
 # token, a user's session), and runs schemathesis with them, bounded in time. Operations marked
 # `x-stratus-served: false` are excluded. Exits non-zero on any failure.
-# Usage: scripts/schemathesis.sh   (needs a built stratusd: swift build --product stratusd)
+# Usage: scripts/schemathesis.sh [--install-only]   (needs a built stratusd: swift build --product
+# stratusd, or its path in STRATUS_STRATUSD; --install-only installs schemathesis and stops)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,9 +22,10 @@ if [ "$("$venv/bin/schemathesis" --version 2>/dev/null || true)" != "schemathesi
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$version"
 fi
+[ "${1:-}" = --install-only ] && exit 0
 scripts/openapi-json.sh --check
 
-stratusd="$(swift build --show-bin-path)/stratusd"
+stratusd=${STRATUS_STRATUSD:-"$(swift build --show-bin-path)/stratusd"}
 [ -x "$stratusd" ] || swift build --product stratusd
 work=$(mktemp -d)
 server=""
