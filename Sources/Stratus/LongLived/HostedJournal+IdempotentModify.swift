@@ -7,8 +7,7 @@ extension HostedJournal {
     static let webServicesModifyKind = "records/modify"
 
     /// Applies `request` in `context` at most once for operation ID `id`: the first call
-    /// modifies and journals the outcome, unlisted, in the modify's own transaction (every
-    /// callback in one journal event); a later
+    /// modifies and journals the outcome, unlisted, in the modify's own transaction; a later
     /// call with the same `fingerprint` (the request as the client sent it) returns the
     /// journaled outcome without applying anything.
     ///
@@ -43,28 +42,19 @@ extension HostedJournal {
         header.isListed = false
         header.state = .completed
         header.finishedAt = now
-        header.nextSequence = 1
+        header.nextSequence = Int64(events.count)
         try txn.set(journal.keys.header(id), header.encoded())
         try JournalExpiryIndex.index(
             header, id: id, keys: journal.keys, retention: engine.journalState.retention, txn)
         for (index, part) in OperationJournal.parts(of: fingerprint).enumerated() {
             try txn.set(journal.keys.request(id, part: Int64(index)), part)
         }
-        // Every callback in one journal event: one write per 256 KiB instead of one per item,
-        // which cost a remote save a third more rows than the records themselves.
-        var batch = ByteWriter()
-        batch.write(Self.eventBatchTag)
-        batch.writeVarint(events.count)
-        for event in events { event.encode(to: &batch) }
-        for (index, part) in OperationJournal.parts(of: batch.bytes).enumerated() {
-            try txn.set(journal.keys.event(id, 0, part: Int64(index)), part)
+        for (sequence, event) in events.enumerated() {
+            for (index, part) in OperationJournal.parts(of: event.encoded).enumerated() {
+                try txn.set(journal.keys.event(id, Int64(sequence), part: Int64(index)), part)
+            }
         }
     }
-
-    /// The first byte of a journal event holding a whole outcome's callbacks (a count, then
-    /// each callback), as ``journalOutcome(_:fingerprint:scope:_:_:)`` writes it. Entries
-    /// journaled before it hold one callback per event (whose first byte is 1 to 5).
-    private static let eventBatchTag: UInt8 = 0xB0
 
     /// The journaled outcome of `id`, or `nil` when there is none.
     private func journaledOutcome(_ id: String, fingerprint: [UInt8], context: DatabaseContext) throws
@@ -84,25 +74,14 @@ extension HostedJournal {
             guard !page.isEmpty else { throw EngineError.corruptValue }
             for (_, bytes) in page {
                 var reader = ByteReader(bytes)
-                var count = 1
-                if bytes.first == Self.eventBatchTag {
-                    _ = try reader.readByte()
-                    count = try reader.readVarint()
-                    guard count <= reader.remaining else { throw EngineError.corruptValue }
+                switch try CKModifyRecordsOperation.Event.decode(from: &reader, context: context) {
+                case .saved(let recordID, let result): outcome.saveResults.append((recordID, result))
+                case .deleted(let recordID, let result): outcome.deleteResults.append((recordID, result))
+                case .finished: break
                 }
-                for _ in 0..<count { Self.add(try .decode(from: &reader, context: context), to: &outcome) }
             }
             next += Int64(page.count)
         }
         return outcome
-    }
-
-    /// Adds a journaled callback's result to `outcome`.
-    private static func add(_ event: CKModifyRecordsOperation.Event, to outcome: inout ModifyOutcome) {
-        switch event {
-        case .saved(let recordID, let result): outcome.saveResults.append((recordID, result))
-        case .deleted(let recordID, let result): outcome.deleteResults.append((recordID, result))
-        case .finished: break
-        }
     }
 }
