@@ -1,9 +1,10 @@
 import Foundation
 import Stratus
 
-/// The embedded benchmark's save, drain, query-paging and incremental-sync measurements on one
-/// workload: an embedded container over a store, or a remote container on a `stratusd`. Both
-/// modes run exactly this code, so their figures compare.
+/// The embedded benchmark's save, drain, query-paging and incremental-sync measurements, and
+/// lookups and query pages of a batch's size, on one workload: an embedded container over a
+/// store, or a remote container on a `stratusd`. Both modes run exactly this code, so their
+/// figures compare.
 struct RemoteModeRun {
     /// `embedded` or `remote`.
     let mode: String
@@ -14,7 +15,8 @@ struct RemoteModeRun {
     /// The server's CPU seconds so far, for a remote run; `nil` for an embedded one.
     let serverCPU: (() -> Double)?
 
-    /// Runs everything: saves, drains, paging of the saved zone, then incremental sync.
+    /// Runs everything: saves, drains, paging of the saved zone, lookups and query pages of a
+    /// batch's size, then incremental sync.
     func run() throws -> RemoteModeResult {
         let clock = ContinuousClock()
         let start = clock.now
@@ -26,10 +28,15 @@ struct RemoteModeRun {
         let drain = try drain(items)
         Log.step("\(mode): paging the sorted query to page \(sizes.lastPage)")
         let paging = try QueryPagingBenchmark(workload: workload, zoneID: items, sizes: sizes).run()
+        Log.step("\(mode): fetching \(sizes.savedRecords) records by ID, \(sizes.batchSize) per call")
+        let lookup = try lookups(items)
+        Log.step("\(mode): querying \(sizes.savedRecords) records in pages of \(sizes.batchSize)")
+        let pages = try queryPages(items)
         Log.step("\(mode): incremental sync at history sizes \(sizes.historySizes)")
         let sync = try IncrementalSyncBenchmark(workload: workload, sizes: sizes).run()
         return RemoteModeResult(
-            mode: mode, save: save, drain: drain, incrementalSync: sync, paging: paging,
+            mode: mode, save: save, drain: drain, lookup: lookup, queryPages: pages, incrementalSync: sync,
+            paging: paging,
             totalSeconds: (clock.now - start).seconds)
     }
 

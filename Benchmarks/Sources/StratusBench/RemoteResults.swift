@@ -34,6 +34,10 @@ struct RemoteModeResult: Codable {
     var save: RemotePhase
     /// Drains from a nil token.
     var drain: RemotePhase
+    /// Every saved record fetched by ID, a batch per `CKDatabase.records(for:)`.
+    var lookup: RemotePhase
+    /// The sorted query walked through every cursor, a batch per page.
+    var queryPages: RemotePhase
     /// Incremental sync at each history size.
     var incrementalSync: IncrementalSyncResult
     /// Query paging, page 1 and the last page.

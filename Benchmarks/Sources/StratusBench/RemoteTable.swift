@@ -46,6 +46,15 @@ struct RemoteTable {
             ]
         }
         row("… CPU s (remote: client + stratusd)") { [cpu($0.embedded.drain), cpu($0.remote.drain), "–"] }
+        let batch = Format.integer(Double(sizes.batchSize))
+        row("Fetch \(records) records by ID, \(batch) per records(for:) (records/s)") {
+            compared({ $0.lookup.recordsPerSecond }, format: Format.integer)($0)
+        }
+        row("… CPU s (remote: client + stratusd)") { [cpu($0.embedded.lookup), cpu($0.remote.lookup), "–"] }
+        row("Query \(records) records, sorted, pages of \(batch) (records/s)") {
+            compared({ $0.queryPages.recordsPerSecond }, format: Format.integer)($0)
+        }
+        row("… CPU s (remote: client + stratusd)") { [cpu($0.embedded.queryPages), cpu($0.remote.queryPages), "–"] }
         for (index, size) in sizes.historySizes.enumerated() {
             let changes = Format.integer(Double(sizes.incrementalChanges))
             row("Fetch \(changes) changes, history \(Format.compact(size)) (ms, median)") { backend in

@@ -125,6 +125,47 @@ struct LongLivedEndpointTests {
         #expect(try await send(body, id: "").status == 400)
     }
 
+    /// The outcome is journaled as one event holding every item (decision 0014.11): a retry of
+    /// saves, a deletion and a failed item gets every answer back, in request order.
+    @Test func aRetriedModifyOfManyItemsGetsEveryItemsAnswerInOrder() async throws {
+        let ws = try WebServicesFixture()
+        try await ws.makeZone(Self.zone.zoneName)
+        let path = "database/1/\(WebServicesFixture.container)/development/private/records/modify"
+        func create(_ name: String) -> [String: Any] {
+            [
+                "operationType": "create",
+                "record": ["recordName": name, "recordType": "Note", "fields": ["n": ["value": 1]]],
+            ]
+        }
+        func send(_ operations: [[String: Any]], id: String?) async throws -> WebServicesFixture.RawAnswer {
+            // Sorted keys: a retry sends the same bytes (the journal keeps the body's SHA-256).
+            let body = try JSONSerialization.data(
+                withJSONObject: [
+                    "zoneID": ["zoneName": Self.zone.zoneName], "operations": operations, "atomic": false,
+                ],
+                options: .sortedKeys)
+            return try await ws.raw(
+                "POST", path, body: body, as: .alice, headers: id.map { ["X-Stratus-Operation-ID": $0] } ?? [:])
+        }
+        #expect(try await send([create("kept"), create("gone")], id: nil).status == 200)
+        let operations =
+            (0..<3).map { create("new\($0)") } + [create("kept")]
+            + [["operationType": "forceDelete", "record": ["recordName": "gone"]]]
+        let first = try await send(operations, id: "many")
+        let items = try #require(first.json["records"] as? [[String: Any]], "\(first.json)")
+        #expect(items.map { $0["recordName"] as? String } == ["new0", "new1", "new2", "kept", "gone"])
+        #expect(items[3]["serverErrorCode"] != nil && items[4]["deleted"] as? Bool == true, "\(items)")
+        let tags = try await ws.changeTags()
+        let retry = try await send(operations, id: "many")
+        // Equal item by item, but for the failed item's `uuid`: the ID of the request answered.
+        let retried = try #require(retry.json["records"] as? [[String: Any]], "\(retry.json)")
+        func withoutUUID(_ item: [String: Any]) -> NSDictionary {
+            NSDictionary(dictionary: item.filter { $0.key != "uuid" })
+        }
+        #expect(retried.map(withoutUUID) == items.map(withoutUUID), "\(retried)")
+        #expect(try await ws.changeTags() == tags)
+    }
+
     @Test func anotherUserNeitherListsNorReachesAnOperation() async throws {
         let ws = try WebServicesFixture()
         try await ws.makeZone(Self.zone.zoneName)
