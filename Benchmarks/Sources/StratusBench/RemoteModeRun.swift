@@ -60,18 +60,6 @@ struct RemoteModeRun {
 
     /// Drains `zoneID` from a nil token `repetitions` times, reading every field.
     private func drain(_ zoneID: CKRecordZone.ID) throws -> RemotePhase {
-        var runs: [(wall: Double, cpu: Double, server: Double?)] = []
-        for _ in 0..<max(1, sizes.repetitions) {
-            let serverBefore = serverCPU?()
-            var fetched = 0
-            let sample = try Timing.sample { fetched = try workload.fetchChanges(zoneID, since: nil).records }
-            guard fetched == sizes.savedRecords else {
-                throw BenchmarkFailure("\(mode) drain delivered \(fetched) of \(sizes.savedRecords) records")
-            }
-            let server = serverBefore.flatMap { before in serverCPU.map { $0() - before } }
-            Log.detail("\(mode) drain: \(Format.fixed(sample.wall, 2)) s")
-            runs.append((sample.wall, sample.cpu, server))
-        }
-        return RemotePhase(records: sizes.savedRecords, runs: runs)
+        try timedRuns("drain") { try workload.fetchChanges(zoneID, since: nil).records }
     }
 }
