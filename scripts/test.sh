@@ -32,14 +32,15 @@ beside() {
     local log
     log=$(mktemp "${TMPDIR:-/tmp}/stratus-test-XXXXXX")
     step "$name: started beside the tests"
-    "$@" >"$log" 2>&1 &
+    # A process group of its own (setsid), so that stopping it early stops its builds too.
+    setsid "$@" >"$log" 2>&1 &
     beside_pids+=($!)
     beside_names+=("$name")
     beside_logs+=("$log")
 }
 stop_beside() {
     local pid
-    for pid in "${beside_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${beside_pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
 }
 trap 'stop_beside; stratus_pg_stop' EXIT
 

@@ -40,7 +40,9 @@ struct FreshMachine {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Real tools the scripts use, linked into the stand-in `PATH`.
-    private static let realTools = ["bash", "dirname", "grep", "cat", "git", "xargs", "date", "mktemp", "rm"]
+    private static let realTools = [
+        "bash", "dirname", "grep", "cat", "git", "xargs", "date", "mktemp", "rm", "setsid",
+    ]
 
     /// The commands of the README's "Quick start" block: the run command, then the test command.
     static func quickStartCommands() throws -> [String] {
