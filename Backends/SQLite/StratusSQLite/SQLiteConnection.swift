@@ -51,7 +51,7 @@ final class SQLiteConnection: @unchecked Sendable {
         case .writer:
             // The first statement that reads the file: a file that is not a database fails
             // here with SQLITE_NOTADB.
-            let mode = try queryText("PRAGMA journal_mode=WAL")
+            let mode = try switchToWAL(within: configuration.busyTimeout)
             guard mode?.lowercased() == "wal" else {
                 throw BackendError(
                     .unavailable,
@@ -63,6 +63,27 @@ final class SQLiteConnection: @unchecked Sendable {
             try execute("PRAGMA query_only=ON")
         case .memory:
             break
+        }
+    }
+
+    /// Runs `PRAGMA journal_mode=WAL`, retrying while it answers busy, for at most
+    /// `busyTimeout`, and returns the mode the store is in.
+    ///
+    /// The pragma can answer `SQLITE_BUSY` without SQLite calling the busy handler: while
+    /// another process creates the same file (its first transaction, or its own switch to WAL),
+    /// the change of journal mode needs a lock the busy handler is not consulted for. Seen
+    /// under load with two processes opening one new store at once.
+    private func switchToWAL(within busyTimeout: Duration) throws -> String? {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: busyTimeout)
+        var pauseMilliseconds: Int32 = 2
+        while true {
+            do {
+                return try queryText("PRAGMA journal_mode=WAL")
+            } catch let error as BackendError where error.code == .busy && clock.now < deadline {
+                sqlite3_sleep(pauseMilliseconds)
+                pauseMilliseconds = min(pauseMilliseconds * 2, 100)
+            }
         }
     }
 
