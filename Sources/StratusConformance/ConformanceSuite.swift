@@ -9,6 +9,7 @@ public enum ConformanceSuite {
             + ZoneCases.all
             + ModifyCases.all
             + RecordFetchCases.all + AssetCases.all + LongLivedCases.all + SchemaCases.all
+            + IndexBuildCases.all
     }
 
     /// The case with `id`, if there is one.

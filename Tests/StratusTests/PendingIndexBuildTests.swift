@@ -68,4 +68,38 @@ struct PendingIndexBuildTests {
         #expect(try engine.buildDeclaredIndexes(Self.scope) == 2)
         #expect(try engine.pendingIndexBuilds().isEmpty)
     }
+
+    /// `indexesPending` (stratusd's import and `schema/indexes` answers) reads the
+    /// environment's mark, one key, once no import's builds are left, not the record-type rows
+    /// of every database; while an import's are, it counts them in that environment's
+    /// databases only.
+    @Test func thePendingCountReadsOnlyTheEnvironmentsMark() throws {
+        let backend = ReadCountingBackend()
+        let engine = try Engine(backend: backend)
+        var databases: [DatabaseContext] = []
+        for environment in [Namespace.Environment.production, .development] {
+            for owner in 0..<12 {
+                let namespace = Namespace(container: "iCloud.schema", environment: environment, owner: "u\(owner)")
+                let database = try engine.database(namespace: namespace, scope: .public)
+                if owner == 0 {
+                    try database.importSchema(
+                        try CloudKitSchema.parse(
+                            "DEFINE SCHEMA RECORD TYPE Item (k INT64 QUERYABLE, title STRING, note STRING);"))
+                }
+                try EnvironmentSchemaTests.save(EnvironmentSchemaTests.items(2), in: database)
+                if environment == .production { databases.append(database) }
+            }
+        }
+        #expect(try engine.buildDeclaredIndexes(Self.scope) == 0, "production made k's index ready on the saves")
+        backend.reset()
+        #expect(try databases[5].pendingDeclaredIndexes() == 0)
+        #expect(backend.keysRead <= 2, "\(backend.keysRead) keys read for a count of 0 over 12 databases")
+
+        try databases[0].importSchema(
+            try CloudKitSchema.parse(
+                "DEFINE SCHEMA RECORD TYPE Item (k INT64 QUERYABLE, title STRING QUERYABLE, note STRING);"))
+        #expect(try databases[7].pendingDeclaredIndexes() == 24, "title's value and match indexes in 12 databases")
+        #expect(try engine.buildDeclaredIndexes(Self.scope) == 24)
+        #expect(try databases[7].pendingDeclaredIndexes() == 0)
+    }
 }

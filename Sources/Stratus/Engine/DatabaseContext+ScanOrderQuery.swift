@@ -1,11 +1,12 @@
 import Foundation
 import StratusBackend
 
-/// Unsorted queries whose plan is a union or an intersection of match-index groups (decision
-/// 0019.8): `list IN {a, b}`, a search of several words, `list CONTAINS {a, b}`,
-/// `self CONTAINS 'a' AND self CONTAINS 'b'`. Each zone's groups are merged by record name, so
-/// the records come in the scan's order (zone number, then name), each once, and the page ends
-/// where the scan's would: its cursor is the scan's keyset cursor.
+/// Unsorted queries whose plan is a union or an intersection of index groups (decision 0019.8,
+/// .9): `list IN {a, b}`, a search of several words, `list CONTAINS {a, b}`,
+/// `self CONTAINS 'a' AND self CONTAINS 'b'`, `tags IN {a, b} AND k == 5`. Each zone's groups
+/// are merged by record name, so the records come in the scan's order (zone number, then
+/// name), each once, and the page ends where the scan's would: its cursor is the scan's keyset
+/// cursor.
 extension DatabaseContext {
     /// One page of `plan`, continued after `after` (zone number, record name).
     func scanOrderPage(
@@ -13,13 +14,23 @@ extension DatabaseContext {
         pageSize: Int, desiredKeys: [String]?, matches: (StoredRecord, String, CKRecordZone.ID) throws -> Bool,
         fingerprint: Int64, _ txn: any BackendReadTransaction
     ) throws -> QueryPage {
-        guard let fieldNumber = type.fields[plan.field]?.matchIndex else { return QueryPage(records: [], cursor: nil) }
+        // Every component's requirements, each with the number of the index it reads.
+        var requirements: [(number: Int64, bounds: [IndexBounds])] = []
+        for component in plan.components {
+            let field = type.fields[component.field]
+            guard let number = component.index == .value ? field?.number : field?.matchIndex else {
+                return QueryPage(records: [], cursor: nil)
+            }
+            requirements += component.requirements.map { (number, $0) }
+        }
         var records: [CKRecord] = []
         for (id, zone) in zones {
             if let after, zone.number < after.zone { continue }
             var merger = IndexNameWalk(
-                prefix: keys.valueIndexPrefix(zone.number, type.number, fieldNumber).bytes,
-                requirements: plan.requirements, after: after.flatMap { $0.zone == zone.number ? $0.name : nil })
+                requirements: requirements.map {
+                    (keys.valueIndexPrefix(zone.number, type.number, $0.number).bytes, $0.bounds)
+                },
+                after: after.flatMap { $0.zone == zone.number ? $0.name : nil })
             while true {
                 // Enough candidates to fill the page and see one more match, read in one `getMany`.
                 var batch: [IndexUnionMerger.Entry] = []

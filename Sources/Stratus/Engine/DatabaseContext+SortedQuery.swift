@@ -46,19 +46,24 @@ extension DatabaseContext {
         default: return nil
         }
         guard let row = try engine.read({ try loadRecordType(recordType, $0) }) else { return nil }
-        guard let plan = QueryPlan.make(for: expression, field: pinned, fieldType: { row.fields[$0]?.type })
+        guard var plan = QueryPlan.make(for: expression, field: pinned, fieldType: { row.fields[$0]?.type })
         else {
             if pinned != nil { throw CKError.make(.invalidArguments, "the query cursor belongs to another query") }
             return nil
         }
-        if keyset && !plan.walksInScanOrder { return nil }
-        if row.fields[plan.field]?.isReady(plan.index) != true {
+        if pinned == nil && !schemaScope.growsJustInTime {
             // In production an index that is not ready is a declared one an import left to
             // build (stratusd's builder or `schema import` builds it; it may not have begun):
-            // the query scans until it is ready (decision 0020.8).
-            if pinned == nil && !schemaScope.growsJustInTime { return nil }
-            try buildIndex(recordType: recordType, field: plan.field, index: plan.index)
+            // the query does without it — the ready components drive, or it scans (0020.8).
+            let ready = plan.components.filter { row.fields[$0.field]?.isReady($0.index) == true }
+            guard let first = ready.first else { return nil }
+            plan = first.intersecting(Array(ready.dropFirst()))
+        } else {
+            for component in plan.components where row.fields[component.field]?.isReady(component.index) != true {
+                try buildIndex(recordType: recordType, field: component.field, index: component.index)
+            }
         }
+        if keyset && !plan.walksInScanOrder { return nil }
         return plan
     }
 

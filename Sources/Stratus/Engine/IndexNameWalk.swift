@@ -1,20 +1,21 @@
 import StratusBackend
 
 /// The record names of one zone that are in every requirement, where a requirement is a set of
-/// index ranges (a name is in it when one of the ranges' groups holds it), ascending by encoded
-/// name — the order of a scan — each once (decision 0019.8).
+/// ranges of one index (a name is in it when one of the ranges' groups holds it), ascending by
+/// encoded name — the order of a scan — each once (decision 0019.8).
 ///
 /// One requirement is a union (`list IN {a, b}`, a search of several words); several are an
-/// intersection (`list CONTAINS {a, b}`, `self CONTAINS 'a' AND self CONTAINS 'b'`), walked by
-/// leapfrogging: each requirement is moved to the first name not before the largest name seen,
-/// seeking past what lies between, until all agree.
+/// intersection (`list CONTAINS {a, b}`, `self CONTAINS 'a' AND self CONTAINS 'b'`, or terms of
+/// different indexes: `tags IN {a, b} AND k == 5`, decision 0019.9), walked by leapfrogging:
+/// each requirement is moved to the first name not before the largest name seen, seeking past
+/// what lies between, until all agree.
 struct IndexNameWalk {
     private var requirements: [IndexUnionMerger]
 
-    /// The walk of the index under `prefix` after the record named `after` (from the start
-    /// when `nil`).
-    init(prefix: [UInt8], requirements: [[IndexBounds]], after: String?) {
-        self.requirements = requirements.map { IndexUnionMerger(prefix: prefix, bounds: $0, after: after) }
+    /// The walk of `requirements`, each the ranges of the index under its prefix, after the
+    /// record named `after` (from the start when `nil`).
+    init(requirements: [(prefix: [UInt8], bounds: [IndexBounds])], after: String?) {
+        self.requirements = requirements.map { IndexUnionMerger(prefix: $0.prefix, bounds: $0.bounds, after: after) }
     }
 
     /// The next name in every requirement with its change-log position, or `nil` at the end.

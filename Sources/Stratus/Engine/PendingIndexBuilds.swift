@@ -50,9 +50,14 @@ package struct PendingIndex: Sendable, CustomStringConvertible {
     package let schemaScope: SchemaScope
     let database: Int64
     let databaseScope: CKDatabase.Scope
-    let recordType: String
-    let field: String
+    /// The record type whose field it indexes.
+    package let recordType: String
+    /// The field's (canonical) name: `___tokens` for the type's token index.
+    package let field: String
     let index: QueryPlan.Index
+
+    /// Whether it is the field's value index (values in sort order), not its match index.
+    package var isValueIndex: Bool { index == .value }
 
     /// `Type.field (value index) of database n/scope`, for logs.
     package var description: String {
@@ -94,23 +99,37 @@ extension Engine {
     /// The declared indexes of `scope` not ready in some database of it, in database and
     /// record-type order: what a build still has to do, read in one transaction.
     package func pendingIndexes(_ scope: SchemaScope) throws -> [PendingIndex] {
+        try read { txn in try pendingIndexes(scope, txn) }
+    }
+
+    /// How many declared indexes of `scope` a builder still has to build — the answer of
+    /// stratusd's `indexesPending` (decision 0020.9). Only an import leaves declared indexes
+    /// unbuilt (production makes a field's ready with its first save), and its mark
+    /// (``PendingIndexBuilds``) stays until a builder built them: without the environment's
+    /// mark the answer is 0, read from that one key, not from the record-type rows of every
+    /// database of the environment.
+    package func pendingIndexCount(_ scope: SchemaScope) throws -> Int {
         try read { txn in
-            let schema = try environmentSchema(scope, txn)
-            var pending: [PendingIndex] = []
-            for number in try databaseNumbers(of: scope, txn) {
-                for databaseScope in [CKDatabase.Scope.public, .private, .shared] {
-                    let context = DatabaseContext(
-                        engine: self, number: number, scope: databaseScope, caller: embeddedCaller, schemaScope: scope)
-                    pending += try context.unbuiltDeclaredIndexes(schema, txn).map {
-                        PendingIndex(
-                            schemaScope: scope, database: number, databaseScope: databaseScope,
-                            recordType: $0.recordType,
-                            field: $0.field, index: $0.index)
-                    }
+            guard try pendingGeneration(scope, txn) != nil else { return 0 }
+            return try pendingIndexes(scope, txn).count
+        }
+    }
+
+    private func pendingIndexes(_ scope: SchemaScope, _ txn: any BackendReadTransaction) throws -> [PendingIndex] {
+        let schema = try environmentSchema(scope, txn)
+        var pending: [PendingIndex] = []
+        for number in try databaseNumbers(of: scope, txn) {
+            for databaseScope in [CKDatabase.Scope.public, .private, .shared] {
+                let context = DatabaseContext(
+                    engine: self, number: number, scope: databaseScope, caller: embeddedCaller, schemaScope: scope)
+                pending += try context.unbuiltDeclaredIndexes(schema, txn).map {
+                    PendingIndex(
+                        schemaScope: scope, database: number, databaseScope: databaseScope,
+                        recordType: $0.recordType, field: $0.field, index: $0.index)
                 }
             }
-            return pending
         }
+        return pending
     }
 
     /// Runs one batch of the build of `pending` (decision 0019.7), starting it if needed;

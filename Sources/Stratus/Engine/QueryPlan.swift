@@ -56,6 +56,10 @@ struct QueryPlan: Sendable, Equatable {
     var kind: Kind
     /// The groups to read, ascending, disjoint.
     var bounds: [IndexBounds]
+    /// Plans of other indexes (or other groups of this one) whose records a record must also
+    /// be in: an `AND` of terms that each read exact groups, walked together by record name
+    /// (decision 0019.9). Empty when this plan drives alone.
+    var intersected: [QueryPlan] = []
 
     /// The plan for `predicate` over a type whose fields have `fieldType` (`nil`: no such
     /// field), or `nil` when no conjunct can be bounded. With `sortField`, only a value-index
@@ -80,16 +84,27 @@ struct QueryPlan: Sendable, Equatable {
             if let index = plans.firstIndex(where: { $0.field == plan.field && $0.index == plan.index }) {
                 // A list has several entries in its match index: `tags CONTAINS 'a' AND tags
                 // CONTAINS 'b'` is in both groups, whose ranges do not intersect. Memberships
-                // intersect by record; otherwise the first conjunct drives and the evaluator
-                // checks the other.
+                // intersect by record; other terms of one match index (`tags CONTAINS 'a' AND
+                // tags IN {b, c}`) are walked together by name below; a continued query keeps
+                // the first conjunct as its driver, the evaluator checking the other.
                 if plan.index == .match {
-                    if let both = plans[index].intersection(with: plan) { plans[index] = both }
+                    if let both = plans[index].intersection(with: plan) {
+                        plans[index] = both
+                    } else if sortField == nil && field == nil {
+                        plans.append(plan)
+                    }
                     continue
                 }
                 plans[index].narrow(by: plan)
             } else {
                 plans.append(plan)
             }
+        }
+        // Several terms that each read exact groups: their records are walked together by name,
+        // an intersection whatever the groups' sizes (decision 0019.9).
+        let exact = plans.filter(\.walksByName)
+        if sortField == nil && field == nil && exact.count > 1 {
+            return exact[0].intersecting(Array(exact.dropFirst()))
         }
         // The narrowest kind; ties go to the conjunct written first (a stable minimum).
         return plans.enumerated().min { ($0.element.kind, $0.offset) < ($1.element.kind, $1.offset) }?.element
@@ -102,7 +117,26 @@ struct QueryPlan: Sendable, Equatable {
     }
 
     /// Whether the plan walks in the scan's order (zone, then record name) with its cursor.
-    var walksInScanOrder: Bool { walk == .union || walk == .intersection }
+    var walksInScanOrder: Bool { walk == .union || walk == .intersection || !intersected.isEmpty }
+
+    /// Whether the plan reads exact groups, each of whose records come by name (equality, `IN`,
+    /// membership, words; not ranges, which hold a group per value): it can be walked by
+    /// record name with others (``IndexNameWalk``).
+    var walksByName: Bool { kind == .equality && walk != .firstGroup }
+
+    /// The plans a record must be in: this one's own groups, then each of ``intersected``.
+    var components: [QueryPlan] {
+        var own = self
+        own.intersected = []
+        return [own] + intersected
+    }
+
+    /// This plan's components walked by name with `others`' (no others: this plan alone).
+    func intersecting(_ others: [QueryPlan]) -> QueryPlan {
+        var both = self
+        both.intersected = Array((components + others.flatMap(\.components)).dropFirst())
+        return both
+    }
 
     /// The walk's requirements: sets of bounds a record must be in one of (``IndexNameWalk``).
     var requirements: [[IndexBounds]] { walk == .intersection ? bounds.map { [$0] } : [bounds] }

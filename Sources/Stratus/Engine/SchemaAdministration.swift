@@ -170,7 +170,7 @@ extension DatabaseContext {
     @discardableResult
     package func buildDeclaredIndexes() throws -> Int { try engine.buildDeclaredIndexes(schemaScope) }
 
-    /// How many declared indexes of the environment's databases are not ready yet
-    /// (``Engine/pendingIndexes(_:)``): what a builder still has to build.
-    package func pendingDeclaredIndexes() throws -> Int { try engine.pendingIndexes(schemaScope).count }
+    /// How many declared indexes of the environment's databases a builder still has to build
+    /// (``Engine/pendingIndexCount(_:)``): 0 from one key once no import's builds are left.
+    package func pendingDeclaredIndexes() throws -> Int { try engine.pendingIndexCount(schemaScope) }
 }

@@ -7,7 +7,8 @@ import Testing
 /// and writers save through both while they build. Both servers end with no declared index
 /// pending, and every indexed query — equality, range, sorted — answers through either server
 /// exactly what the unindexed evaluation of the records answers, with no record missing or
-/// twice across pages.
+/// twice across pages; the unsorted ones read the index once it is built (their markers are an
+/// index walk's, not a scan's).
 @Suite("stratusd: two servers building declared indexes on one PostgreSQL", .serialized)
 struct DeclaredIndexScaleOutTests {
     /// Records saved before the import: twelve batches (0019.7) per declared index.
@@ -160,6 +161,8 @@ struct DeclaredIndexScaleOutTests {
             let names = answered.map(\.0)
             #expect(Set(names).count == names.count, "\(label): no record twice")
             #expect(names.sorted() == expected.filter { keep($0.value) }.keys.sorted(), "\(label) through \(server)")
+            let scanned = try await firstPageScans(signer, at: server, filters: filters)
+            #expect(scanned == false, "\(label) through \(server) reads the built index, not the scan")
         }
 
         let byK: [[String: Any]] = [["fieldName": "k", "ascending": true]]
@@ -178,6 +181,18 @@ struct DeclaredIndexScaleOutTests {
             return (a.value.k, a.key) < (b.value.k, b.key)
         }.map(\.key)
         #expect(all.map(\.0) == expectedAll, "everything sorted by title descending, then k, through \(server)")
+    }
+
+    /// Whether the first page of the unsorted `Note` query `filters` through `server` continues
+    /// a scan (its marker a keyset cursor) rather than a walk of an index (decision 0019.3);
+    /// `nil` when it is the only page.
+    static func firstPageScans(
+        _ signer: ServerToServerHTTPTests.Signer, at server: URL, filters: [[String: Any]]
+    ) async throws -> Bool? {
+        let body: [String: Any] = ["query": ["recordType": "Note", "filterBy": filters], "resultsLimit": pageSize]
+        let page = try await SchemaIndexBuildTests.send(signer, "records/query", body, at: server)
+        try #require(page.status == 200, "\(page.json)")
+        return try (page.json["continuationMarker"] as? String).map(SchemaIndexBuildTests.isScanMarker)
     }
 
     /// Every page of a `Note` query through `server`: the names and notes in the order answered.

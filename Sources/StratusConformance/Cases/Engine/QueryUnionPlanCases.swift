@@ -79,6 +79,15 @@ enum QueryUnionPlanCases {
             ("self CONTAINS %@", ["the a"], true),
             ("self CONTAINS %@", ["beta"], true),
             ("self CONTAINS %@ AND k < %@", ["red alpha", 10], true),
+            // Exact groups of different indexes, or of one match index, walked together by name
+            // (decision 0019.9): in the scan's order, whichever term is written first.
+            ("tags IN %@ AND k == %@", [["red", "blue", "grey"], 3], true),
+            ("k IN %@ AND tags CONTAINS %@", [[1, 2, 3, 4, 5, 6, 7], "red"], true),
+            ("k == %@ AND self CONTAINS %@", [11, "red alpha"], true),
+            ("self CONTAINS %@ AND tags IN %@", ["red alpha", ["blue", "rose", "Redwood"]], true),
+            ("nums IN %@ AND tags IN %@ AND k IN %@", [[1, 4], ["red", "green", "blue"], Array(0..<10)], true),
+            ("tags CONTAINS %@ AND nums CONTAINS %@ AND k >= %@", ["red", 2, 5], true),
+            ("k BETWEEN %@ AND nums IN %@ AND %@ IN tags", [[3, 15], [0, 5], "blue"], true),
             ("ANY tags BEGINSWITH %@", ["re"], false),
             ("ANY tags BEGINSWITH %@", ["R"], false),
             ("ANY tags BEGINSWITH %@", ["gr"], false),
@@ -115,7 +124,7 @@ enum QueryUnionPlanCases {
 
     static let unionPlansMatchTheEvaluator = ConformanceCase(
         "queries.unionPlansMatchTheEvaluator", invariants: [21, 22, 23],
-        "list IN {…}, ANY list = c, list CONTAINS {…}, searches of several words (any of them) and of several AND-ed words, and ANY list BEGINSWITH, answered from index groups that can hold a record more than once, return exactly what the unindexed evaluator returns on random data, each record once, at every page size: in the scan's order, and for a prefix of a list's elements in the index's order."
+        "list IN {…}, ANY list = c, list CONTAINS {…}, searches of several words (any of them) and of several AND-ed words, ANDs of such terms with equalities of other indexes, and ANY list BEGINSWITH, answered from index groups that can hold a record more than once, return exactly what the unindexed evaluator returns on random data, each record once, at every page size: in the scan's order, and for a prefix of a list's elements in the index's order."
     ) { context in
         let db = try context.container().privateCloudDatabase
         let zones = try Ops.createZones(db, ["U0", "U1"], in: context)
@@ -148,7 +157,7 @@ enum QueryUnionPlanCases {
 
     static let unionPagesWithWritesBetween = ConformanceCase(
         "queries.unionPagesWithWritesBetween", invariants: [22, 23, 32],
-        "Paging list IN {…}, list CONTAINS {…} and ANY list BEGINSWITH while records' lists change, records are deleted and inserted between pages returns every record that matched throughout and was not touched, exactly once."
+        "Paging list IN {…}, list CONTAINS {…}, k IN {…} AND list IN {…} and ANY list BEGINSWITH while records' lists change, records are deleted and inserted between pages returns every record that matched throughout and was not touched, exactly once."
     ) { context in
         let db = try context.container().privateCloudDatabase
         let zones = try Ops.createZones(db, ["V0", "V1"], in: context)
@@ -160,7 +169,7 @@ enum QueryUnionPlanCases {
         var round = 0
         let probes: [(String, [Any])] = [
             ("tags IN %@", [["red", "grey", "rose"]]), ("tags CONTAINS %@", [["red", "reed"]]),
-            ("ANY tags BEGINSWITH %@", ["re"]),
+            ("ANY tags BEGINSWITH %@", ["re"]), ("k IN %@ AND tags IN %@", [Array(0..<15), ["red", "grey", "rose"]]),
         ]
         for (format, args) in probes {
             let predicate = NSPredicate(format: format, argumentArray: args)
