@@ -14,6 +14,22 @@ public protocol BackendReadTransaction: AnyObject {
     /// and `kv.scan.largeRange`.
     func scan(_ range: KeyRange, limit: Int, reverse: Bool) throws -> [KeyValuePair]
 
+    /// The pairs ``scan(_:limit:reverse:)`` returns, in its order, each lent to `body` as the
+    /// backend holds it instead of copied into two arrays.
+    ///
+    /// The bytes are valid only during that call of `body`, and `body` must not use the
+    /// transaction (the scan may still hold a cursor or a statement). Defaults to
+    /// ``scan(_:limit:reverse:)`` and then `body` over each pair's arrays. A backend that reads
+    /// values out of buffers of its own (a memory map, a statement's current row) can lend them
+    /// and save an allocation and a copy of each key and value: the engine drains a zone's
+    /// change log with it. A backend whose write transactions see their own writes through an
+    /// override of ``scan(_:limit:reverse:)`` must override this too (or leave both to the
+    /// default). Checked by `kv.scan.lending`.
+    func scan(
+        _ range: KeyRange, limit: Int, reverse: Bool,
+        lending body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Void
+    ) throws
+
     /// The values stored under `keys`, in the same order, `nil` where there is none.
     ///
     /// Defaults to one ``get(_:)`` per key. A backend whose reads each cost a round trip (a
@@ -41,6 +57,17 @@ extension BackendReadTransaction {
         let values = try getMany(keys)
         return BatchedReads(
             values: values, scans: try scans.map { try scan($0.range, limit: $0.limit, reverse: $0.reverse) })
+    }
+
+    /// ``scan(_:limit:reverse:)``, then `body` over each pair's arrays: the default of
+    /// ``scan(_:limit:reverse:lending:)``.
+    public func scan(
+        _ range: KeyRange, limit: Int, reverse: Bool,
+        lending body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        for pair in try scan(range, limit: limit, reverse: reverse) {
+            try pair.key.withUnsafeBytes { key in try pair.value.withUnsafeBytes { value in try body(key, value) } }
+        }
     }
 
     /// Up to `limit` pairs of `range` in ascending key order.

@@ -44,15 +44,17 @@ public struct KeyRange: Sendable, Hashable, CustomStringConvertible {
 
     /// The unsigned lexicographic order every backend must use (`memcmp`, shorter first).
     public static func less(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        lhs.withUnsafeBufferPointer { l in
-            rhs.withUnsafeBufferPointer { r in
-                let n = Swift.min(l.count, r.count)
-                for i in 0..<n where l[i] != r[i] {
-                    return l[i] < r[i]
-                }
-                return l.count < r.count
-            }
+        lhs.withUnsafeBytes { l in rhs.withUnsafeBytes { r in less(l, r) } }
+    }
+
+    /// ``less(_:_:)-([UInt8],_)`` over bytes a backend lends
+    /// (``BackendReadTransaction/scan(_:limit:reverse:lending:)``).
+    public static func less(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+        let n = Swift.min(lhs.count, rhs.count)
+        for i in 0..<n where lhs[i] != rhs[i] {
+            return lhs[i] < rhs[i]
         }
+        return lhs.count < rhs.count
     }
 
     /// A textual description, for logs.

@@ -21,6 +21,14 @@ final class InMemoryReadTransaction: BackendReadTransaction {
         return try snapshot.pairs(in: range, limit: limit, reverse: reverse)
     }
 
+    func scan(
+        _ range: KeyRange, limit: Int, reverse: Bool,
+        lending body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try TransactionRules.checkActive(isActive)
+        try snapshot.lendPairs(in: range, limit: limit, reverse: reverse, body)
+    }
+
     /// Marks the end of the body: later calls throw.
     func end() {
         isActive = false

@@ -25,6 +25,14 @@ final class InMemoryWriteTransaction: BackendWriteTransaction {
         return try data.pairs(in: range, limit: limit, reverse: reverse)
     }
 
+    func scan(
+        _ range: KeyRange, limit: Int, reverse: Bool,
+        lending body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try TransactionRules.checkActive(isActive)
+        try data.lendPairs(in: range, limit: limit, reverse: reverse, body)
+    }
+
     func set(_ key: [UInt8], _ value: [UInt8]) throws {
         try TransactionRules.checkActive(isActive)
         data.set(value, forKey: key)

@@ -30,4 +30,19 @@ extension PersistentOrderedMap where Value == [UInt8] {
         }
         return pairs
     }
+
+    /// The pairs of ``pairs(in:limit:reverse:)``, each lent to `body` from the map (the SPI's
+    /// `scan(_:limit:reverse:lending:)`): no array of pairs, no retain of each key and value.
+    func lendPairs(
+        in range: KeyRange, limit: Int, reverse: Bool,
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try TransactionRules.checkLimit(limit)
+        var lent = 0
+        for (key, value) in elements(in: range, reverse: reverse) {
+            try key.withUnsafeBytes { key in try value.withUnsafeBytes { try body(key, $0) } }
+            lent += 1
+            if lent == limit { break }
+        }
+    }
 }

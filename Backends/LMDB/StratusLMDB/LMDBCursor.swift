@@ -12,6 +12,10 @@ struct LMDBCursor {
     var key: [UInt8] { keyVal.bytes }
     /// The value at the cursor, copied out of the map.
     var value: [UInt8] { dataVal.bytes }
+    /// The key at the cursor in the map: valid until the transaction writes or ends.
+    var lentKey: UnsafeRawBufferPointer { keyVal.lent }
+    /// The value at the cursor in the map: valid until the transaction writes or ends.
+    var lentValue: UnsafeRawBufferPointer { dataVal.lent }
 
     /// Moves to the first entry at or after `stored` (`MDB_SET_RANGE`).
     mutating func seek(_ stored: [UInt8]) -> Int32 {
@@ -29,6 +33,12 @@ struct LMDBCursor {
 }
 
 extension MDB_val {
+    /// The bytes the value points at, in the map.
+    var lent: UnsafeRawBufferPointer {
+        guard mv_size > 0, let data = mv_data else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: data, count: mv_size)
+    }
+
     /// The bytes the value points at, copied.
     var bytes: [UInt8] {
         guard mv_size > 0, let data = mv_data else { return [] }

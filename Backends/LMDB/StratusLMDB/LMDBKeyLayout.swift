@@ -45,6 +45,28 @@ struct LMDBKeyLayout: Sendable {
         return try LMDBBucket.decode(value).map { KeyValuePair(key: prefix + $0.suffix, value: $0.value) }
     }
 
+    /// Calls `body` with each SPI pair the LMDB entry `stored` holds, in ascending key order
+    /// or descending when `reverse`, until it returns `true`; whether it did. A short key's
+    /// pair is lent as it is in the map; a bucket's are decoded.
+    func withPairs(
+        stored: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, reverse: Bool,
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
+    ) throws -> Bool {
+        guard stored.first == 0x01 else {
+            throw BackendError(.corrupted, "LMDB: a key outside the Stratus key space")
+        }
+        guard stored.count == shortLimit + 2 else {
+            return try body(UnsafeRawBufferPointer(rebasing: stored.dropFirst()), value)
+        }
+        var pairs = try pairs(stored: Array(stored), value: Array(value))
+        if reverse { pairs.reverse() }
+        for pair in pairs {
+            let stop = try pair.key.withUnsafeBytes { key in try pair.value.withUnsafeBytes { try body(key, $0) } }
+            if stop { return true }
+        }
+        return false
+    }
+
     /// The bucket entry of a long `key`: what follows its stored prefix.
     func suffix(of key: [UInt8]) -> [UInt8] { Array(key[shortLimit...]) }
 }

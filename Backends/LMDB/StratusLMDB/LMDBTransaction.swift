@@ -52,28 +52,46 @@ final class LMDBTransaction: BackendWriteTransaction {
     }
 
     func scan(_ range: KeyRange, limit: Int, reverse: Bool) throws -> [KeyValuePair] {
-        guard !range.isEmpty, limit > 0 else { return [] }
         var result: [KeyValuePair] = []
-        try withCursor { (cursor: inout LMDBCursor) in
-            var rc = cursor.seek(environment.layout.seekKey(reverse ? range.upperBound : range.lowerBound))
-            if reverse && rc == MDB_NOTFOUND { rc = cursor.move(MDB_LAST) }
-            while rc == MDB_SUCCESS {
-                var pairs = try environment.layout.pairs(stored: cursor.key, value: cursor.value)
-                for pair in pairs { bytesRead += pair.key.count + pair.value.count }
-                if reverse { pairs.reverse() }
-                for pair in pairs {
-                    let beforeLower = KeyRange.less(pair.key, range.lowerBound)
-                    let beforeUpper = KeyRange.less(pair.key, range.upperBound)
-                    if reverse ? beforeLower : !beforeUpper { return }
-                    guard beforeUpper && !beforeLower else { continue }
-                    result.append(pair)
-                    if result.count == limit { return }
-                }
-                rc = cursor.move(reverse ? MDB_PREV : MDB_NEXT)
-            }
-            if rc != MDB_NOTFOUND { try fail(rc, "move a cursor") }
+        try scan(range, limit: limit, reverse: reverse) { key, value in
+            result.append(KeyValuePair(key: Array(key), value: Array(value)))
         }
         return result
+    }
+
+    /// Lends each pair from the map (a short key's entry) or from its decoded bucket (a long
+    /// key's); the body never writes, so the map's pages stay valid while it runs.
+    func scan(
+        _ range: KeyRange, limit: Int, reverse: Bool,
+        lending body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        guard !range.isEmpty, limit > 0 else { return }
+        var lent = 0
+        try range.lowerBound.withUnsafeBytes { lower in
+            try range.upperBound.withUnsafeBytes { upper in
+                try withCursor { (cursor: inout LMDBCursor) in
+                    var rc = cursor.seek(environment.layout.seekKey(reverse ? range.upperBound : range.lowerBound))
+                    if reverse && rc == MDB_NOTFOUND { rc = cursor.move(MDB_LAST) }
+                    while rc == MDB_SUCCESS {
+                        let done = try environment.layout.withPairs(
+                            stored: cursor.lentKey, value: cursor.lentValue, reverse: reverse
+                        ) { key, value in
+                            bytesRead += key.count + value.count
+                            let beforeLower = KeyRange.less(key, lower)
+                            let beforeUpper = KeyRange.less(key, upper)
+                            if reverse ? beforeLower : !beforeUpper { return true }
+                            guard beforeUpper && !beforeLower else { return false }
+                            try body(key, value)
+                            lent += 1
+                            return lent == limit
+                        }
+                        if done { return }
+                        rc = cursor.move(reverse ? MDB_PREV : MDB_NEXT)
+                    }
+                    if rc != MDB_NOTFOUND { try fail(rc, "move a cursor") }
+                }
+            }
+        }
     }
 
     // MARK: Writes

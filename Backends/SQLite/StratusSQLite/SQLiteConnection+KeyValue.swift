@@ -34,6 +34,26 @@ extension SQLiteConnection {
         }
     }
 
+    /// ``scan(_:limit:reverse:)`` with each pair lent to `body` from the statement's row
+    /// instead of copied (the SPI's `scan(_:limit:reverse:lending:)`).
+    func scan(
+        _ range: KeyRange, limit: Int, reverse: Bool,
+        lending body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        guard limit >= 1 else {
+            throw BackendError(.invalidArgument, "SQLite: a scan limit must be at least 1, got \(limit)")
+        }
+        if range.isEmpty { return }
+        try statement(reverse ? .scanReverse : .scanForward).withReset { statement in
+            try statement.bind(range.lowerBound, at: 1)
+            try statement.bind(range.upperBound, at: 2)
+            try statement.bind(Int64(limit), at: 3)
+            while try statement.step() {
+                try body(try statement.lentBlob(at: 0), try statement.lentBlob(at: 1))
+            }
+        }
+    }
+
     /// Stores `value` under `key`.
     func set(_ key: [UInt8], _ value: [UInt8]) throws {
         try statement(.set).withReset { statement in

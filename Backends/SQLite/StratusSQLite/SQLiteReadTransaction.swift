@@ -39,4 +39,11 @@ class SQLiteReadTransaction: BackendReadTransaction {
     final func scan(_ range: KeyRange, limit: Int, reverse: Bool) throws -> [KeyValuePair] {
         try usableConnection().scan(range, limit: limit, reverse: reverse)
     }
+
+    final func scan(
+        _ range: KeyRange, limit: Int, reverse: Bool,
+        lending body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try usableConnection().scan(range, limit: limit, reverse: reverse, lending: body)
+    }
 }

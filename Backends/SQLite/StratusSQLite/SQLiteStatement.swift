@@ -123,6 +123,18 @@ final class SQLiteStatement {
         return [UInt8](UnsafeRawBufferPointer(start: bytes, count: count))
     }
 
+    /// The blob in column `column` (0-based) of the current row, as SQLite holds it: valid
+    /// until the statement steps, is reset or is finalized, or the column is read otherwise.
+    func lentBlob(at column: Int32) throws -> UnsafeRawBufferPointer {
+        let statement = try live()
+        guard let bytes = sqlite3_column_blob(statement, column) else {
+            let rc = sqlite3_errcode(db)
+            if rc == SQLITE_NOMEM { throw SQLiteResultCode(rc).error("reading a column", db: db) }
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        return UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column)))
+    }
+
     /// The integer in column `column` (0-based) of the current row.
     func integer(at column: Int32) throws -> Int64 {
         Int64(sqlite3_column_int64(try live(), column))

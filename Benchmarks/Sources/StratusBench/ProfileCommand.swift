@@ -59,10 +59,13 @@ struct ProfileCommand: ParsableCommand {
                 try workload.save(
                     0..<records, type: Workload.itemType, into: zoneID, batchSize: 400, rankModulus: records)
                 for _ in 0..<rounds {
-                    var fetched = 0
-                    let seconds = try Timing.seconds { fetched = try workload.fetchChanges(zoneID, since: nil).records }
-                    guard fetched == records else { throw BenchmarkFailure("drained \(fetched) of \(records)") }
-                    Log.step("drain: \(Format.integer(Double(records) / seconds)) records/s")
+                    var fetched: Workload.ChangesFetched?
+                    let seconds = try Timing.seconds { fetched = try workload.fetchChanges(zoneID, since: nil) }
+                    let count = fetched?.records ?? 0
+                    guard count == records else { throw BenchmarkFailure("drained \(count) of \(records)") }
+                    Log.step(
+                        "drain: \(Format.integer(Double(records) / seconds)) records/s, field checksum \(fetched?.checksum ?? 0)"
+                    )
                 }
             }
         }

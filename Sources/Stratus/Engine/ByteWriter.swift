@@ -52,7 +52,7 @@ struct ByteWriter {
 }
 
 /// Reads what a `ByteWriter` wrote; every read is bounds-checked and throws on damage.
-struct ByteReader {
+struct ByteReader: ByteReading {
     private let bytes: [UInt8]
     private(set) var offset = 0
 
@@ -76,22 +76,6 @@ struct ByteReader {
     }
 
     mutating func readUInt64() throws -> UInt64 { UInt64(bitPattern: try readInt64()) }
-
-    mutating func readDouble() throws -> Double { Double(bitPattern: try readUInt64()) }
-
-    mutating func readVarint() throws -> Int {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            let byte = try readByte()
-            result |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { break }
-            shift += 7
-            guard shift < 64 else { throw EngineError.corruptValue }
-        }
-        guard result <= UInt64(Int.max) else { throw EngineError.corruptValue }
-        return Int(result)
-    }
 
     mutating func readBytes() throws -> [UInt8] {
         let count = try readVarint()
@@ -120,29 +104,6 @@ struct ByteReader {
         guard count <= remaining else { throw EngineError.corruptValue }
         defer { offset += count }
         return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
-    }
-
-    mutating func readOptionalString() throws -> String? {
-        try readByte() == 0 ? nil : try readString()
-    }
-
-    /// Reads a string written by `ByteWriter.write(_: String)`; when its bytes are those of
-    /// `previous`, returns `previous` itself (shared storage, no allocation) and otherwise
-    /// stores the new string there. For strings that repeat from row to row of a batch.
-    mutating func readString(reusing previous: inout String) throws -> String {
-        var changed = false
-        return try readString(reusing: &previous, changed: &changed)
-    }
-
-    /// `readString(reusing:)`, telling in `changed` whether `previous` was replaced.
-    mutating func readString(reusing previous: inout String, changed: inout Bool) throws -> String {
-        if let new = try readString(unlessEqualTo: previous) {
-            previous = new
-            changed = true
-        } else {
-            changed = false
-        }
-        return previous
     }
 
     /// Reads a string written by `ByteWriter.write(_: String)`: `nil` when its bytes are those

@@ -222,7 +222,8 @@ extension DatabaseContext {
         }
         // Assets point at local cache files; records without any (most) skip the pass, and so
         // does stratusd (its clients download content through signed URLs).
-        for (key, value) in values where materializesAssets && value.containsAsset {
+        guard materializesAssets, values.values.contains(where: \.containsAsset) else { return values }
+        for (key, value) in values where value.containsAsset {
             if case .asset(let asset) = value {
                 values[key] = .asset(engine.materialize(asset, keys: keys, txn))
             } else if case .list(let items) = value,

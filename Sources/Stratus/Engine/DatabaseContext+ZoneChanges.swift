@@ -67,34 +67,39 @@ extension DatabaseContext {
     package func fetchRawZoneChanges(
         _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int
     ) throws -> RawZoneChangesBatch {
-        try readZoneChanges(zoneID, since: token, limit: limit) { bytes, reportsDeletions, _ in
-            try RawZoneChange(entry: bytes, reportsDeletions: reportsDeletions)
+        try readZoneChanges(zoneID, since: token, limit: limit) { bytes, reportsDeletions in
+            try RawZoneChange(entry: Array(bytes), reportsDeletions: reportsDeletions)
+        } make: { change, _ in
+            change
         }
     }
 
-    /// ``readZoneChanges(_:since:limit:entry:)`` with each entry decoded: each live record made by
-    /// `changed` and each deletion by `deleted`.
+    /// ``readZoneChanges(_:since:limit:read:make:)`` with each entry decoded straight out of the
+    /// backend's bytes: each live record made by `changed` and each deletion by `deleted`.
     private func readDecodedZoneChanges<Change: Sendable>(
         _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int,
         changed: (String, StoredRecord, any BackendReadTransaction) throws -> Change,
         deleted: (String, String) -> Change
     ) throws -> ZoneChangesPage<Change> {
         var strings = StoredRecord.RepeatedStrings()
-        return try readZoneChanges(zoneID, since: token, limit: limit) { bytes, reportsDeletions, txn in
-            let entry = try ChangeEntry(decoding: bytes, strings: &strings)
-            if let type = entry.deletedRecordType {
-                return reportsDeletions ? deleted(entry.recordName, type) : nil
-            }
-            return try entry.record.map { try changed(entry.recordName, $0, txn) }
+        return try readZoneChanges(zoneID, since: token, limit: limit) { bytes, reportsDeletions in
+            var reader = LentByteReader(bytes)
+            let entry = try ChangeEntry(reading: &reader, strings: &strings)
+            return entry.deletedRecordType == nil || reportsDeletions ? entry : nil
+        } make: { entry, txn in
+            guard let record = entry.record else { return deleted(entry.recordName, entry.deletedRecordType ?? "") }
+            return try changed(entry.recordName, record, txn)
         }
     }
 
-    /// Reads the next batch of changes of `zoneID` after `token`, each made by `entry` from its
-    /// change-log entry's bytes (`nil`: not reported); `entry` is told whether deletions are
-    /// reported (not from a `nil` token).
-    private func readZoneChanges<Change: Sendable>(
+    /// Reads the next batch of changes of `zoneID` after `token`. The change log's entries are
+    /// lent by the backend to `read` (`nil`: not reported), which is told whether deletions are
+    /// reported (not from a `nil` token) and must not use the transaction; once the scan is
+    /// over, `make` turns each of them into a change, with the transaction.
+    private func readZoneChanges<Entry, Change: Sendable>(
         _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int,
-        entry: ([UInt8], Bool, any BackendReadTransaction) throws -> Change?
+        read: (UnsafeRawBufferPointer, Bool) throws -> Entry?,
+        make: (Entry, any BackendReadTransaction) throws -> Change
     ) throws -> ZoneChangesPage<Change> {
         if scope == .public {
             throw CKError.make(.badDatabase, "record zone changes cannot be fetched in the public database")
@@ -112,18 +117,21 @@ extension DatabaseContext {
             let start = try token.map { try startPosition(of: $0, zone: zone, zoneID) } ?? 0
             let batch =
                 limit > 0 ? min(limit, DatabaseContext.maximumChangesBatch) : DatabaseContext.defaultChangesBatch
-            let entries = try txn.scan(keys.changes(zone.number, after: start), limit: batch + 1)
-            let moreComing = entries.count > batch
-            var changes: [Change] = []
-            changes.reserveCapacity(min(entries.count, batch))
+            var entries: [Entry] = []
+            entries.reserveCapacity(batch)
+            var scanned = 0
             var last = start
             let prefixLength = keys.changes(zone.number).lowerBound.count
-            // One range scan: a live entry carries its record (decision 0008).
-            for pair in entries.prefix(batch) {
-                var reader = OrderedKeyReader(pair.key, from: prefixLength)
-                last = try reader.readInteger()
-                if let change = try entry(pair.value, token != nil, txn) { changes.append(change) }
+            // One range scan: a live entry carries its record (decision 0008), read where the
+            // backend holds it.
+            try txn.scan(keys.changes(zone.number, after: start), limit: batch + 1, reverse: false) { key, value in
+                scanned += 1
+                guard scanned <= batch else { return }
+                last = try OrderedKeyReader.integer(in: key, at: prefixLength)
+                if let entry = try read(value, token != nil) { entries.append(entry) }
             }
+            let moreComing = scanned > batch
+            let changes = try entries.map { try make($0, txn) }
             let position = moreComing ? last : max(start, zone.nextPosition - 1)
             let newToken = ChangeTokenPayload(
                 kind: .zone, storeID: engine.storeID, containerNumber: containerNumber,

@@ -136,12 +136,18 @@ struct OrderedKeyReader {
     }
 
     mutating func readInteger() throws -> Int64 {
-        guard offset + 9 <= bytes.count, bytes[offset] == OrderedKey.integerTag else {
+        let start = offset
+        defer { offset = start + 9 }
+        return try bytes.withUnsafeBytes { try Self.integer(in: $0, at: start) }
+    }
+
+    /// The integer element at `offset` of the key `bytes` (lent by a scan).
+    static func integer(in bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int64 {
+        guard offset >= 0, offset + 9 <= bytes.count, bytes[offset] == OrderedKey.integerTag else {
             throw EngineError.corruptKey
         }
         var value: UInt64 = 0
         for i in 1...8 { value = value << 8 | UInt64(bytes[offset + i]) }
-        offset += 9
         return Int64(bitPattern: value ^ (1 << 63))
     }
 

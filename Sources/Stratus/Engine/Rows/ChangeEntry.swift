@@ -42,6 +42,12 @@ struct ChangeEntry: Sendable {
     /// decoded before it with `strings`.
     init(decoding bytes: [UInt8], strings: inout StoredRecord.RepeatedStrings) throws {
         var r = ByteReader(bytes)
+        try self.init(reading: &r, strings: &strings)
+    }
+
+    /// Reads one entry of a batch from `r` (the entry's bytes, not necessarily in an array),
+    /// sharing the strings it has in common with the entries read before it with `strings`.
+    init(reading r: inout some ByteReading, strings: inout StoredRecord.RepeatedStrings) throws {
         recordName = try r.readString()
         deletedRecordType = try r.readOptionalString()
         record = deletedRecordType == nil ? try StoredRecord(reading: &r, strings: &strings) : nil

@@ -49,7 +49,7 @@ enum FieldValueCodec {
         }
     }
 
-    static func read(from r: inout ByteReader) throws -> FieldValue {
+    static func read(from r: inout some ByteReading) throws -> FieldValue {
         switch try r.readByte() {
         case 1: return .string(try r.readString())
         case 2:

@@ -84,7 +84,7 @@ struct StoredRecord: Sendable {
 
     /// Reads a record written by `write(to:)`, sharing the strings it has in common with the
     /// records read before it with `strings`.
-    init(reading r: inout ByteReader, strings: inout RepeatedStrings) throws {
+    init(reading r: inout some ByteReading, strings: inout RepeatedStrings) throws {
         guard try r.readByte() == 1 else { throw EngineError.corruptValue }
         recordType = try r.readString(reusing: &strings.recordType)
         position = try r.readInt64()

@@ -6,7 +6,7 @@ extension KeyValueCases {
     static var scan: [ConformanceCase] {
         [
             halfOpenBounds, limit, reverse, reverseWithLimit, emptyRanges, prefix, clearRange,
-            largeRange,
+            largeRange, lending,
         ]
     }
 
