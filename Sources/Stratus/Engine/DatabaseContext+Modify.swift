@@ -31,7 +31,7 @@ extension DatabaseContext {
         let checks = try checkWithoutStore(request)
         let now = Date().timeIntervalSinceReferenceDate
         let outcome = try engine.write { txn in
-            var results = ItemResults(request)
+            var results = ItemResults(request, keepsEntries: journal != nil)
             let (reads, types) = firstReads(of: request, grouping: grouping)
             let preloaded = try PreloadedRows(reads, scans: subscriptionScans(recordTypes: types), txn)
             var meta = try loadMeta(txn, preloaded: preloaded)
@@ -151,8 +151,11 @@ extension DatabaseContext {
     /// transaction.
     private func checkWithoutStore(_ request: ModifyRequest) throws -> ItemChecks {
         var checks = ItemChecks()
+        var validNames: [String] = []
         for save in request.saves {
-            if let error = anonymousWriteError("record '\(save.id.recordName)'") ?? validate(save) {
+            if let error = anonymousWriteError("record '\(save.id.recordName)'")
+                ?? validate(save, validNames: &validNames)
+            {
                 checks.preErrors[.save(save.index)] = error
                 continue
             }
@@ -202,10 +205,20 @@ extension DatabaseContext {
         var deletes: [Result<Void, CKError>?]
         /// Every record written, before and after, when subscriptions may fire (decision 0014.1).
         var changes: [RecordChange] = []
+        /// The change-log entry of each save written, by position in the request, when kept
+        /// for the journal (``ModifyOutcome/storedEntries``); empty otherwise.
+        var entries: [[UInt8]?]
 
-        init(_ request: ModifyRequest) {
+        init(_ request: ModifyRequest, keepsEntries: Bool) {
             saves = .init(repeating: nil, count: request.saves.count)
             deletes = .init(repeating: nil, count: request.deletes.count)
+            entries = keepsEntries ? .init(repeating: nil, count: request.saves.count) : []
+        }
+
+        /// Save `index` succeeded with `record`, stored as `entry`.
+        mutating func saved(_ index: Int, _ record: CKRecord, entry: [UInt8]) {
+            saves[index] = .success(record)
+            if !entries.isEmpty { entries[index] = entry }
         }
 
         mutating func fail(_ key: ItemKey, _ error: CKError) {
@@ -216,13 +229,15 @@ extension DatabaseContext {
         }
 
         func outcome(of request: ModifyRequest) -> ModifyOutcome {
-            ModifyOutcome(
+            var outcome = ModifyOutcome(
                 saveResults: request.saves.map {
                     ($0.id, saves[$0.index] ?? .failure(.make(.internalError, "no result")))
                 },
                 deleteResults: request.deletes.enumerated().map {
                     ($1, deletes[$0] ?? .failure(.make(.internalError, "no result")))
                 })
+            if !entries.isEmpty { outcome.storedEntries = request.saves.map { entries[$0.index] } }
+            return outcome
         }
     }
 
@@ -285,10 +300,10 @@ extension DatabaseContext {
 
         // Phase 2: write.
         for plan in planned {
-            let (record, stored) = try apply(
+            let (record, stored, entry) = try apply(
                 plan, pointer: prefetched.pointer(plan.save.id.recordName), zone: &zone, now: now,
                 assets: checks.assets(plan.save.index), schema: &schema, txn)
-            results.saves[plan.save.index] = .success(record)
+            results.saved(plan.save.index, record, entry: entry)
             if firesSubscriptions {
                 results.changes.append(
                     RecordChange(
@@ -402,8 +417,10 @@ extension DatabaseContext {
         return dropped
     }
 
-    /// The problem with a record that can be seen without the store, if any.
-    private func validate(_ save: ModifyRequest.Save) -> CKError? {
+    /// The problem with a record that can be seen without the store, if any. `validNames` are
+    /// field names found valid before: a save with the same names (most saves of a batch)
+    /// skips their check; they become this save's once its names are found valid.
+    private func validate(_ save: ModifyRequest.Save, validNames: inout [String]) -> CKError? {
         let id = save.id
         if let problem = Validation.recordNameProblem(id.recordName)
             ?? Validation.zoneNameProblem(id.zoneID.zoneName)
@@ -417,8 +434,11 @@ extension DatabaseContext {
                 "Zone '\(id.zoneID.zoneName)' does not exist: the public database has only the default zone")
         }
         var size = 0
+        let namesValid = save.values.keys == validNames
         for (name, value) in save.values {
-            if let problem = Validation.fieldNameProblem(name) { return .make(.invalidArguments, problem) }
+            if !namesValid, let problem = Validation.fieldNameProblem(name) {
+                return .make(.invalidArguments, problem)
+            }
             if case .invalid(let description) = value {
                 return .make(.invalidArguments, "field '\(name)' holds \(description), which CloudKit cannot store")
             }
@@ -436,6 +456,7 @@ extension DatabaseContext {
             }
             size += name.utf8.count + value.storageSize
         }
+        if !namesValid { validNames = save.values.keys }
         if size > Validation.maximumRecordSize {
             return .make(
                 .limitExceeded,
@@ -721,11 +742,11 @@ extension DatabaseContext {
     }
 
     /// Writes one planned save: row, change-log entry, indexes, references, assets. Returns the
-    /// record as saved and its stored form.
+    /// record as saved, its stored form and its change-log entry's bytes.
     private func apply(
         _ plan: PlannedSave, pointer: RecordPointer?, zone: inout ZoneRow, now: Double, assets: [String: [UInt8]],
         schema: inout SchemaCache, _ txn: any BackendWriteTransaction
-    ) throws -> (CKRecord, StoredRecord) {
+    ) throws -> (CKRecord, StoredRecord, [UInt8]) {
         let name = plan.save.id.recordName
         let position = zone.nextPosition
         zone.nextPosition += 1
@@ -762,13 +783,14 @@ extension DatabaseContext {
         try txn.set(
             keys.record(zone.number, name),
             RecordPointer(state: .live, typeNumber: type.number, position: position).encoded())
-        try txn.set(keys.change(zone.number, position), ChangeEntry(recordName: name, record: stored).encoded())
+        let entry = ChangeEntry(recordName: name, record: stored).encoded()
+        try txn.set(keys.change(zone.number, position), entry)
         try updateValueIndexes(zone: zone.number, type: type, name: name, old: plan.existing, new: stored, txn)
         try updateBackReferences(zone: zone.number, name: name, old: plan.existing?.fields, new: fields, txn)
 
         // The saved record comes back as a new object; the app's instance is left unchanged,
         // as in CloudKit.
-        return (makeRecord(stored, id: plan.save.id, desiredKeys: nil, txn), stored)
+        return (makeRecord(stored, id: plan.save.id, desiredKeys: nil, txn), stored, entry)
     }
 
     /// Stores the content of new assets; `owned` lists the content IDs the record already

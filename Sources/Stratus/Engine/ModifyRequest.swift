@@ -114,6 +114,25 @@ package struct ModifyOutcome: Sendable {
     package var deleteResults: [(CKRecord.ID, Result<Void, CKError>)]
     /// The notification logs (namespace numbers) the commit appended to (decision 0014.6).
     package var notifiedLogs: [Int64] = []
+    /// The change-log entry each successful save stored, by position in ``saveResults``, kept
+    /// for a modify that journals its outcome: the journal stores these bytes rather than
+    /// encoding each record again. Empty when not kept; `nil` for a save that failed.
+    package var storedEntries: [[UInt8]?] = []
+
+    /// The change-log entry the save at `index` of ``saveResults`` stored, when kept.
+    func storedEntry(_ index: Int) -> [UInt8]? {
+        index < storedEntries.count ? storedEntries[index] : nil
+    }
+
+    /// The record saved at `index` of ``saveResults`` as its kept change-log entry, to pass on
+    /// as stored (decision 0018.8); `nil` when not kept. Whether a field holds an asset is
+    /// the caller's to tell (it checked the saved record).
+    package func storedRecord(_ index: Int, containsAsset: Bool) -> RawChangedRecord? {
+        guard let entry = storedEntry(index) else { return nil }
+        var reader = ByteReader(entry)
+        guard (try? reader.skipCounted()) != nil else { return nil }
+        return RawChangedRecord(entry: entry, nameEnd: reader.offset, containsAsset: containsAsset)
+    }
 }
 
 /// What a modify-zones request did, zone by zone, in request order.

@@ -12,24 +12,57 @@ import StratusBackend
 /// scan before it writes into its range), so what it takes is what the transaction would have
 /// read.
 final class PreloadedRows {
-    private var rows: [[UInt8]: [UInt8]?] = [:]
+    /// Each preloaded key's position in ``values``, until it is taken.
+    private var positions: [RowKey: Int] = [:]
+    private var values: [[UInt8]?] = []
     private var scans: [ScanRequest: [KeyValuePair]] = [:]
+
+    /// A key hashed as one run of bytes: `[UInt8]`'s own hashing feeds the hasher a byte at a
+    /// time, several times the instructions for the 20-odd bytes of a record's key.
+    private struct RowKey: Hashable {
+        let bytes: [UInt8]
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
 
     /// Reads `keys` (duplicates allowed) and `scans` in one call.
     init(_ keys: [[UInt8]], scans: [ScanRequest] = [], _ txn: any BackendReadTransaction) throws {
-        let unique = Array(Set(keys))
+        let unique = deduplicated(keys)
         if scans.isEmpty {
-            for (key, value) in zip(unique, try txn.getMany(unique)) { rows[key] = .some(value) }
+            values = try txn.getMany(unique)
             return
         }
         let read = try txn.getMany(unique, scanning: scans)
-        for (key, value) in zip(unique, read.values) { rows[key] = .some(value) }
+        values = read.values
         for (scan, pairs) in zip(scans, read.scans) { self.scans[scan] = pairs }
+    }
+
+    /// `keys` without repeats, in order; each one's position goes to ``positions`` (one hash
+    /// per key, no rehashing as the table grows).
+    private func deduplicated(_ keys: [[UInt8]]) -> [[UInt8]] {
+        positions.reserveCapacity(keys.count)
+        var unique: [[UInt8]] = []
+        unique.reserveCapacity(keys.count)
+        func place(_ position: inout Int, _ key: [UInt8]) {
+            guard position < 0 else { return }
+            position = unique.count
+            unique.append(key)
+        }
+        for key in keys { place(&positions[RowKey(bytes: key), default: -1], key) }
+        return unique
+    }
+
+    /// The preloaded row at `key`, removed; `nil` when there is none (not preloaded, or taken).
+    private func remove(_ key: [UInt8]) -> [UInt8]?? {
+        guard let position = positions.removeValue(forKey: RowKey(bytes: key)) else { return nil }
+        return .some(values[position])
     }
 
     /// The row at `key`: the preloaded one the first time, otherwise read from `txn`.
     func take(_ key: [UInt8], _ txn: any BackendReadTransaction) throws -> [UInt8]? {
-        if let preloaded = rows.removeValue(forKey: key) { return preloaded }
+        if let preloaded = remove(key) { return preloaded }
         return try txn.get(key)
     }
 
@@ -40,7 +73,7 @@ final class PreloadedRows {
         values.reserveCapacity(keys.count)
         var missing: [Int] = []
         for (index, key) in keys.enumerated() {
-            if let preloaded = rows.removeValue(forKey: key) {
+            if let preloaded = remove(key) {
                 values.append(preloaded)
             } else {
                 values.append(nil)

@@ -14,6 +14,11 @@ struct SchemaCache {
     private var environment: CloudKitSchema?
     /// Whether this transaction added to the environment's schema.
     private var environmentChanged = false
+    /// The record type, field names and value types of the last fields admitted: a save of
+    /// the same shape as the one before it (most saves of a batch) is admitted without a
+    /// lookup per field. Admitting the same names and types again changes nothing, so this
+    /// holds for as long as the cache's rows do (it is copied and restored with them).
+    private var lastAdmitted: (recordType: String, names: [String], types: [SchemaType])?
 
     init(context: DatabaseContext, preloaded: PreloadedRows? = nil) {
         self.context = context
@@ -55,6 +60,23 @@ struct SchemaCache {
     /// by it before, so the common save reads nothing more.
     mutating func admit(
         recordType: String, fields: FieldTable, recordName: String, _ txn: any BackendReadTransaction
+    ) throws {
+        if admittedBefore(recordType, fields) { return }
+        try admitEachField(recordType: recordType, fields: fields, txn)
+        lastAdmitted = (recordType, fields.keys, fields.values.map(\.schemaType))
+    }
+
+    /// Whether `fields` have the names and value types of the last fields admitted for
+    /// `recordType` (compared in place: names as strings, not hashed).
+    private func admittedBefore(_ recordType: String, _ fields: FieldTable) -> Bool {
+        guard let last = lastAdmitted, last.recordType == recordType, last.names == fields.keys else { return false }
+        for (value, type) in zip(fields.values, last.types) where value.schemaType != type { return false }
+        return true
+    }
+
+    /// ``admit(recordType:fields:recordName:_:)`` field by field against the type's row.
+    private mutating func admitEachField(
+        recordType: String, fields: FieldTable, _ txn: any BackendReadTransaction
     ) throws {
         let existing = try existingRow(recordType, txn)
         var row = existing ?? RecordTypeRow(number: 0)

@@ -37,22 +37,75 @@ extension HostedJournal {
         _ txn: any BackendWriteTransaction
     ) throws {
         guard try txn.get(journal.keys.header(id)) == nil else { throw JournalConflict(reason: .advanced) }
-        let events = CKModifyRecordsOperation.Event.events(saved: outcome.saveResults, deleted: outcome.deleteResults)
         var header = JournalHeader(kind: Self.webServicesModifyKind, scope: scope.rawValue, createdAt: now)
         header.isListed = false
         header.state = .completed
         header.finishedAt = now
-        header.nextSequence = Int64(events.count)
+        header.nextSequence = Int64(outcome.saveResults.count + outcome.deleteResults.count + 1)
         try txn.set(journal.keys.header(id), header.encoded())
         try JournalExpiryIndex.index(
             header, id: id, keys: journal.keys, retention: engine.journalState.retention, txn)
         for (index, part) in OperationJournal.parts(of: fingerprint).enumerated() {
             try txn.set(journal.keys.request(id, part: Int64(index)), part)
         }
-        for (sequence, event) in events.enumerated() {
-            for (index, part) in OperationJournal.parts(of: event.encoded).enumerated() {
-                try txn.set(journal.keys.event(id, Int64(sequence), part: Int64(index)), part)
+        try journalEvents(of: outcome, id: id, txn)
+    }
+
+    /// Journals the outcome's callbacks in order: saves, deletions, the end. A saved record
+    /// whose change-log entry the modify kept is journaled as those bytes
+    /// (``storedSaveEvent(_:entry:)``), not encoded a second time; every other callback as
+    /// `CKModifyRecordsOperation.Event` encodes it.
+    private func journalEvents(of outcome: ModifyOutcome, id: String, _ txn: any BackendWriteTransaction) throws {
+        typealias Event = CKModifyRecordsOperation.Event
+        var sequence: Int64 = 0
+        func append(_ bytes: [UInt8]) throws {
+            for (index, part) in OperationJournal.parts(of: bytes).enumerated() {
+                try txn.set(journal.keys.event(id, sequence, part: Int64(index)), part)
             }
+            sequence += 1
+        }
+        for (index, (recordID, result)) in outcome.saveResults.enumerated() {
+            if case .success = result, let entry = outcome.storedEntry(index) {
+                try append(Self.storedSaveEvent(recordID, entry: entry))
+            } else {
+                try append(Event.saved(recordID, result).encoded)
+            }
+        }
+        for (recordID, result) in outcome.deleteResults { try append(Event.deleted(recordID, result).encoded) }
+        try append(Event.finished(nil).encoded)
+    }
+
+    /// The tag of a saved record journaled as its change-log entry; after
+    /// `ItemModifyEvent`'s tags 1–5, which this journal also holds.
+    private static let storedSaveTag: UInt8 = 6
+
+    /// A saved record's callback as the journal keeps it: the tag, the record's ID, and the
+    /// change-log entry the engine stored for it (the record is made from it again on replay).
+    private static func storedSaveEvent(_ recordID: CKRecord.ID, entry: [UInt8]) -> [UInt8] {
+        var writer = ByteWriter(capacity: entry.count + 64)
+        writer.write(storedSaveTag)
+        writer.write(recordID: recordID)
+        writer.write(bytes: entry)
+        return writer.bytes
+    }
+
+    /// Reads one journaled callback of a modify's outcome into `outcome`.
+    private func readEvent(
+        _ bytes: [UInt8], into outcome: inout ModifyOutcome, context: DatabaseContext, _ txn: any BackendReadTransaction
+    ) throws {
+        var reader = ByteReader(bytes)
+        if bytes.first == Self.storedSaveTag {
+            _ = try reader.readByte()
+            let recordID = try reader.readRecordID()
+            let stored = try ChangeEntry.liveRecord(try reader.readBytes())
+            let record = context.makeRecord(stored, id: recordID, desiredKeys: nil, txn)
+            outcome.saveResults.append((recordID, .success(record)))
+            return
+        }
+        switch try CKModifyRecordsOperation.Event.decode(from: &reader, context: context) {
+        case .saved(let recordID, let result): outcome.saveResults.append((recordID, result))
+        case .deleted(let recordID, let result): outcome.deleteResults.append((recordID, result))
+        case .finished: break
         }
     }
 
@@ -72,13 +125,8 @@ extension HostedJournal {
         while next < header.nextSequence {
             let page = try journal.events(id, from: next, limit: 128)
             guard !page.isEmpty else { throw EngineError.corruptValue }
-            for (_, bytes) in page {
-                var reader = ByteReader(bytes)
-                switch try CKModifyRecordsOperation.Event.decode(from: &reader, context: context) {
-                case .saved(let recordID, let result): outcome.saveResults.append((recordID, result))
-                case .deleted(let recordID, let result): outcome.deleteResults.append((recordID, result))
-                case .finished: break
-                }
+            try engine.read { txn in
+                for (_, bytes) in page { try readEvent(bytes, into: &outcome, context: context, txn) }
             }
             next += Int64(page.count)
         }

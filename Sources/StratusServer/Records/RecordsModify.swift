@@ -98,7 +98,12 @@ enum RecordsModify {
                 switch result {
                 case .success(let record):
                     if RecordWireWriter.hasAssets(record, desiredKeys: input.desiredKeys[index]) { return nil }
-                    out.saved(record, desiredKeys: input.desiredKeys[index])
+                    // Every field: the entry the engine stored is the item as it is.
+                    if input.desiredKeys[index] == nil, let stored = outcome.storedRecord(i, containsAsset: false) {
+                        out.saved(stored)
+                    } else {
+                        out.saved(record, desiredKeys: input.desiredKeys[index])
+                    }
                 case .failure(let error):
                     out.error(
                         ItemError.dictionary(

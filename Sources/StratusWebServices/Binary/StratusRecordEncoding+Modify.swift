@@ -139,6 +139,13 @@ extension StratusRecordEncoding {
             out.record(record, desiredKeys: desiredKeys)
         }
 
+        /// A saved record as its change-log entry holds it (decision 0018.8): the same item,
+        /// nothing encoded again.
+        package mutating func saved(_ record: RawChangedRecord) {
+            out.byte(1)
+            out.record(record)
+        }
+
         /// A deleted record.
         package mutating func deleted() { out.byte(2) }
 
