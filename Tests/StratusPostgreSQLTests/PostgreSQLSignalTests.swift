@@ -36,32 +36,43 @@ struct PostgreSQLSignalTests {
         }
     }
 
-    /// How long a test waits for what it expects. Generous: the relaying task needs a thread
-    /// of the cooperative pool (two on CI's two cores), which blocking tests beside it can hold
-    /// for seconds; a fresh-clone run under a load of 17 missed 20 s bounds.
-    static let patience = Duration.seconds(90)
+    /// How many times a test looks for what it expects before giving up, 20 ms apart: 90 s
+    /// when the test runs freely. The budget counts looks, not wall time: the relaying task and
+    /// the looking task need the cooperative pool (two threads on CI's two cores), and blocking
+    /// tests beside them held it long enough that three fresh-clone runs under load failed
+    /// wall-clock bounds of 20 s and then 90 s, though every signal arrived (the tests' later
+    /// waits passed). A starved test spends none of its looks.
+    static let patience = 4_500
 
-    /// Waits until `condition` holds for what was received (up to `limit`).
+    /// Waits until `condition` holds for what was received, looking up to `looks` times.
     static func until(
-        _ received: Received, within limit: Duration = patience, _ condition: @Sendable ([CommitSignal]) -> Bool
+        _ received: Received, looks: Int = patience, _ condition: @Sendable ([CommitSignal]) -> Bool
     ) async -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
+        for _ in 0..<looks {
             if condition(await received.signals) { return true }
             try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(await received.signals)
+    }
+
+    /// Commits `prefix-0`, `prefix-1`, … on `channel` until one of them was received, looking
+    /// 13 times (≈ 250 ms) after each commit, for up to `patience` looks in all; whether one came.
+    static func commitUntilReceived(
+        _ prefix: String, _ received: Received, _ channel: String, _ writer: PostgreSQLBackend
+    ) async throws -> Bool {
+        @Sendable func arrived(_ signals: [CommitSignal]) -> Bool {
+            signals.contains { if case .signal(let payload) = $0 { payload.hasPrefix(prefix + "-") } else { false } }
+        }
+        for attempt in 0..<(patience / 13) {
+            try commit("\(prefix)-\(attempt)", channel, writer)
+            if await until(received, looks: 13, arrived) { return true }
         }
         return false
     }
 
     /// Sends probes until the listener has one: its `LISTEN` is in place from then on.
     static func waitUntilListening(_ received: Received, _ channel: String, _ writer: PostgreSQLBackend) async throws {
-        let deadline = ContinuousClock.now + patience
-        var attempt = 0
-        while ContinuousClock.now < deadline {
-            try commit("probe-\(attempt)", channel, writer)
-            if await until(received, within: .milliseconds(250), { !$0.isEmpty }) { return }
-            attempt += 1
-        }
+        if try await commitUntilReceived("probe", received, channel, writer) { return }
         Issue.record("the listener received no probe")
     }
 
@@ -131,16 +142,7 @@ struct PostgreSQLSignalTests {
             ])
             #expect(killed.first?.integer(row: 0, column: 0) == 1, "one listening connection was killed")
             #expect(await Self.until(received) { $0.contains(.reconnected) }, "the listener says it reconnected")
-            let deadline = ContinuousClock.now + Self.patience
-            var attempt = 0
-            while ContinuousClock.now < deadline {
-                let payload = "after-\(attempt)"
-                try Self.commit(payload, "changes", writer)
-                if await Self.until(received, within: .milliseconds(250), { $0.contains(.signal(payload)) }) {
-                    break
-                }
-                attempt += 1
-            }
+            _ = try await Self.commitUntilReceived("after", received, "changes", writer)
             #expect(await received.payloads.contains { $0.hasPrefix("after-") }, "signals arrive again")
         }
     }
