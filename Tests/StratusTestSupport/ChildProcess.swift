@@ -109,6 +109,19 @@ public final class ChildProcess: @unchecked Sendable {
         return true
     }
 
+    /// Waits up to `seconds` for the exit without holding a thread while it waits: looks every
+    /// 50 ms and sleeps in between. For waits of minutes inside a test — a blocking wait holds
+    /// one of the cooperative pool's threads (two on a 2-core machine) and starves the tests
+    /// that run beside it.
+    public func exited(within seconds: TimeInterval) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if waitForExit(within: 0) { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return waitForExit(within: 0)
+    }
+
     /// Waits for the child on this thread, records how it ended and tells the waiters.
     private func reap(_ child: pid_t) {
         var raw: Int32 = 0

@@ -12,7 +12,7 @@ struct LoadTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/load-test.sh")
 
-    @Test func wrkOnEveryEndpointGetsNoErrorAndAFlatRSS() throws {
+    @Test func wrkOnEveryEndpointGetsNoErrorAndAFlatRSS() async throws {
         let directory = try TemporaryDirectory(prefix: "stratus-load-test")
         defer { try? directory.remove() }
         let output = directory.appending("output")
@@ -27,7 +27,8 @@ struct LoadTests {
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = process.standardOutput
         try process.run()
-        #expect(process.waitForExit(within: 900), "scripts/load-test.sh ended")
+        // Minutes: waited for without holding a thread of the cooperative pool.
+        #expect(await process.exited(within: 900), "scripts/load-test.sh ended")
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         print(text)
         #expect(process.terminationStatus == 0, "scripts/load-test.sh failed:\n\(text)")
