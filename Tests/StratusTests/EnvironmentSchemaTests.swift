@@ -28,6 +28,35 @@ struct EnvironmentSchemaTests {
         }
     }
 
+    /// The schema check's shortcut for a save shaped like the one before it
+    /// (`SchemaCache.lastAdmitted`) compares value types, not only names: in one batch, a record
+    /// whose `k` is a string between two whose `k` is an integer fails with `invalidArguments`
+    /// naming the field, in either environment, and the records around it are saved.
+    @Test(arguments: [development, production])
+    func aBatchAlternatingAFieldsTypeFailsTheOddOne(namespace: Namespace) throws {
+        let engine = try Engine(backend: InMemoryBackend())
+        let database = try engine.database(namespace: namespace, scope: .public)
+        if namespace.environment == .production {
+            try database.importSchema(try CloudKitSchema.parse("DEFINE SCHEMA RECORD TYPE Item (k INT64);"))
+        }
+        let values: [any CKRecordValue] = [1, 2, "three", 4]
+        let records = values.enumerated().map { index, value in
+            let record = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: "r\(index)"))
+            record["k"] = value
+            return record
+        }
+        let outcome = try database.modifyRecords(
+            ModifyRequest(records: records, deletes: [], policy: .allKeys, atomic: false, clientChangeTokenData: nil))
+        let failures = outcome.saveResults.compactMap { id, result -> (String, CKError)? in
+            if case .failure(let error) = result { (id.recordName, error) } else { nil }
+        }
+        #expect(failures.map(\.0) == ["r2"], "only the string fails")
+        #expect(failures.first?.1.code == .invalidArguments)
+        #expect(failures.first?.1.localizedDescription.contains("k") == true, "the message names the field")
+        let stored = try database.fetchRecords(records.map(\.recordID), desiredKeys: nil)
+        #expect(stored.compactMap { try? $0.1.get()["k"] as? Int }.sorted() == [1, 2, 4])
+    }
+
     /// A field's declared indexes are ready from its first save in a production database, so
     /// production queries never build; an undeclared field gets none.
     @Test func productionMakesDeclaredIndexesReadyOnTheFirstSave() throws {
