@@ -21,29 +21,39 @@ enum ZoneChangesEndpoints {
         let desiredKeys = body.desiredKeys
         let numbersAsStrings = body.numbersAsStrings ?? false
         let binary = call.acceptsRecordEncoding && !numbersAsStrings
-        // Written on the engine's thread, right after the read: a page of 2,000 records is
-        // milliseconds of CPU that would otherwise hold up an event loop's other connections.
-        let answer = try await call.withDatabase { database -> ([UInt8], Bool) in
+        let read = try await call.withDatabase { database -> ChangesRead in
             // Every field in the binary encoding: the change log's entries as they are (0018.8),
             // unless a record holds an asset (then JSON, below, from a second read).
             if binary, desiredKeys == nil {
                 let raw = try database.fetchRawZoneChanges(zone, since: token, limit: limit)
                 if let bytes = StratusRecordEncoding.changesAnswer(raw) {
                     ServerMetrics.recordsFetched(raw.changes.count)
-                    return (bytes, true)
+                    return .binary(bytes)
                 }
             }
             let batch = try database.fetchStoredZoneChanges(zone, since: token, limit: limit, desiredKeys: desiredKeys)
             ServerMetrics.recordsFetched(batch.changes.count)
             // The binary record encoding when asked for and the records hold no asset (decision 0018).
-            if binary, let bytes = StratusRecordEncoding.changesAnswer(batch) { return (bytes, true) }
-            var out = WSChangesAnswerWriter(
-                translator: translator, numbersAsStrings: numbersAsStrings,
-                capacity: answerCapacity(batch.changes.count))
-            out.write(batch, of: zone, syncToken: SyncTokenText.encode(batch.token.data), namingZone: false)
-            return (out.bytes, false)
+            if binary, let bytes = StratusRecordEncoding.changesAnswer(batch) { return .binary(bytes) }
+            return .stored(batch)
         }
-        return answer.1 ? DatabaseCall.recordEncodingResponse(answer.0) : JSONBody.response(answer.0)
+        switch read {
+        case .binary(let bytes):
+            return DatabaseCall.recordEncodingResponse(bytes)
+        case .stored(let batch):
+            // Written while it is sent, a piece at a time, off the engine's threads.
+            return ChangesAnswerStream(
+                batch: batch, zoneID: zone, syncToken: SyncTokenText.encode(batch.token.data),
+                translator: translator, numbersAsStrings: numbersAsStrings
+            ).response()
+        }
+    }
+
+    /// What a `records/changes` read gives: an answer in the binary record encoding, or the
+    /// stored batch to write as JSON.
+    private enum ChangesRead: Sendable {
+        case binary([UInt8])
+        case stored(StoredZoneChangesBatch)
     }
 
     static func handleChangesZone(_ call: DatabaseCall) async throws -> Response {

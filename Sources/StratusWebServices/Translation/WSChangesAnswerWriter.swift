@@ -15,6 +15,10 @@ package struct WSChangesAnswerWriter {
     /// Field names as last escaped, by their place in the record (names repeat from record to
     /// record of a batch, sharing their storage).
     private var names: [(name: String, escaped: [UInt8])] = []
+    /// The zone dictionary last written, and for which zone.
+    private var zone: (id: CKRecordZone.ID, bytes: [UInt8])?
+    /// Records written since ``begin(_:)``: a `,` goes before every one but the first.
+    private var recordsWritten = 0
 
     /// A writer of answers for `translator`'s caller; `capacity` bytes reserved.
     package init(translator: WSRecordTranslator, numbersAsStrings: Bool, capacity: Int) {
@@ -40,6 +44,15 @@ package struct WSChangesAnswerWriter {
     package mutating func write(
         _ batch: StoredZoneChangesBatch, of zoneID: CKRecordZone.ID, syncToken: String, namingZone: Bool
     ) {
+        begin(batch)
+        writeChanges(batch.changes[...], of: zoneID)
+        end(of: zoneID, syncToken: syncToken, namingZone: namingZone)
+    }
+
+    /// Writes a batch's answer up to its first record: `{`, `clientChangeTokenData` when the
+    /// batch has one, `moreComing`, and `"records":[`. The records follow
+    /// (``writeChanges(_:of:)``, in as many pieces as the caller likes), then ``end(of:syncToken:namingZone:)``.
+    package mutating func begin(_ batch: StoredZoneChangesBatch) {
         raw("{")
         if let data = batch.clientChangeTokenData {
             raw(#""clientChangeTokenData":"#)
@@ -49,24 +62,49 @@ package struct WSChangesAnswerWriter {
         raw(#""moreComing":"#)
         batch.moreComing ? raw("true") : raw("false")
         raw(#","records":["#)
-        var zoneWriter = JSONWriter(capacity: 64)
-        translator.write(zoneID, into: &zoneWriter)
-        let zone = zoneWriter.bytes
-        for (index, change) in batch.changes.enumerated() {
-            if index > 0 { raw(",") }
+        recordsWritten = 0
+    }
+
+    /// Appends the record dictionaries (or tombstones) of `changes`, changes of the zone
+    /// `zoneID`, after those already written since ``begin(_:)``.
+    package mutating func writeChanges(_ changes: ArraySlice<StoredZoneChange>, of zoneID: CKRecordZone.ID) {
+        let zone = zoneBytes(zoneID)
+        for change in changes {
+            if recordsWritten > 0 { raw(",") }
+            recordsWritten += 1
             switch change {
             case .changed(let record): write(record, zone: zone)
             case .deleted(let name, let type):
                 value(translator.tombstone(for: CKRecord.ID(recordName: name, zoneID: zoneID), recordType: type))
             }
         }
+    }
+
+    /// Closes the answer ``begin(_:)`` opened: the records' `]`, `syncToken`, and `zoneID` when
+    /// `namingZone`.
+    package mutating func end(of zoneID: CKRecordZone.ID, syncToken: String, namingZone: Bool) {
         raw(#"],"syncToken":"#)
         JSONSerializer.writeString(syncToken, into: &bytes)
         if namingZone {
             raw(#","zoneID":"#)
-            bytes.append(contentsOf: zone)
+            bytes.append(contentsOf: zoneBytes(zoneID))
         }
         raw("}")
+    }
+
+    /// Empties ``bytes``, keeping its capacity: for an answer sent in pieces, each piece being
+    /// ``bytes`` as written since the last call.
+    package mutating func removeAllBytes() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// The zone dictionary of `zoneID` as the translator writes it, written once per zone.
+    private mutating func zoneBytes(_ zoneID: CKRecordZone.ID) -> [UInt8] {
+        if let zone, zone.id == zoneID { return zone.bytes }
+        var zoneWriter = JSONWriter(capacity: 64)
+        translator.write(zoneID, into: &zoneWriter)
+        zone = (zoneID, zoneWriter.bytes)
+        return zoneWriter.bytes
     }
 }
 

@@ -52,6 +52,34 @@ struct ChangesEndpointTests {
             "Bob does not see Alice's zone")
     }
 
+    /// An answer of more records than one piece of `ChangesAnswerStream` is sent in pieces
+    /// (no `Content-Length`) and arrives whole: every record once, in order, then the token.
+    @Test func aLongChangeAnswerIsSentInPiecesAndArrivesWhole() async throws {
+        let ws = try WebServicesFixture()
+        try await makeZone(ws)
+        let names = (0..<450).map { "r" + String(1000 + $0) }
+        try await save(ws, Array(names[..<400]))
+        try await save(ws, Array(names[400...]))
+        let path = "database/1/\(WebServicesFixture.container)/development/private/records/changes"
+        let long = try await ws.raw(
+            "POST", path, body: try JSONSerialization.data(withJSONObject: ["zoneID": Self.zone, "resultsLimit": 500]),
+            as: .alice)
+        #expect(long.status == 200)
+        #expect(long.contentLength == nil, "450 records go in pieces")
+        let records = long.json["records"] as? [[String: Any]] ?? []
+        #expect(records.compactMap { $0["recordName"] as? String } == names)
+        #expect(records.allSatisfy { ($0["fields"] as? [String: Any])?["title"] != nil })
+        #expect(long.json["moreComing"] as? Bool == false)
+        let token = try #require(long.json["syncToken"] as? String)
+
+        try await save(ws, ["late"])
+        let short = try await ws.raw(
+            "POST", path,
+            body: try JSONSerialization.data(withJSONObject: ["zoneID": Self.zone, "syncToken": token]), as: .alice)
+        #expect(short.contentLength == String(short.body.count), "one record goes whole, with its length")
+        #expect((short.json["records"] as? [[String: Any]])?.compactMap { $0["recordName"] as? String } == ["late"])
+    }
+
     @Test func aSyncTokenCarriesOnWhereItLeftOff() async throws {
         let ws = try WebServicesFixture()
         try await makeZone(ws)

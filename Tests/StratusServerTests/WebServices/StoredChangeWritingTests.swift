@@ -112,6 +112,9 @@ struct StoredChangeWritingTests {
                 stored, of: Self.zoneID, syncToken: SyncTokenText.encode(stored.token.data), namingZone: namingZone)
             let wanted = expectedAnswer(general, translator, numbersAsStrings, namingZone: namingZone)
             #expect(String(decoding: out.bytes, as: UTF8.self) == String(decoding: wanted, as: UTF8.self))
+            let pieces = writtenInPieces(stored, translator, numbersAsStrings, namingZone: namingZone)
+            #expect(pieces.count == stored.changes.count + 1, "one piece per change, the last one closing")
+            #expect(String(decoding: pieces.joined(), as: UTF8.self) == String(decoding: wanted, as: UTF8.self))
         }
         for case .changed(let record) in general.changes where keys == nil && record.recordID.recordName == "full" {
             // Not vacuous: every field is there, with its content.
@@ -122,6 +125,24 @@ struct StoredChangeWritingTests {
                 String(decoding: text, as: UTF8.self).contains("https://assets.test/") == (translator.assets != nil))
         }
         return stored.changes.count
+    }
+
+    /// The answer written as `ChangesAnswerStream` sends it, a piece at a time (here one change
+    /// per piece, the end in a piece of its own), each piece taken out of the writer.
+    private func writtenInPieces(
+        _ batch: StoredZoneChangesBatch, _ translator: WSRecordTranslator, _ numbersAsStrings: Bool, namingZone: Bool
+    ) -> [[UInt8]] {
+        var out = WSChangesAnswerWriter(translator: translator, numbersAsStrings: numbersAsStrings, capacity: 0)
+        var pieces: [[UInt8]] = []
+        out.begin(batch)
+        for index in batch.changes.indices {
+            out.writeChanges(batch.changes[index...index], of: Self.zoneID)
+            pieces.append(out.bytes)
+            out.removeAllBytes()
+        }
+        out.end(of: Self.zoneID, syncToken: SyncTokenText.encode(batch.token.data), namingZone: namingZone)
+        pieces.append(out.bytes)
+        return pieces
     }
 
     /// The answer as the endpoints wrote it from `CKRecord`s.

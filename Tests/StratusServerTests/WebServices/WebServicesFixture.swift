@@ -79,6 +79,8 @@ final class WebServicesFixture: Sendable {
         var status: Int
         var body: Data
         var contentType: String?
+        /// The `Content-Length` header: absent from an answer sent in pieces (chunked).
+        var contentLength: String? = nil
         /// The body as a JSON object (empty when it is not one).
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
     }
@@ -120,6 +122,7 @@ final class WebServicesFixture: Sendable {
         let (data, response) = try await URLSession.shared.data(for: request)
         let http = response as? HTTPURLResponse
         return RawAnswer(
-            status: http?.statusCode ?? -1, body: data, contentType: http?.value(forHTTPHeaderField: "Content-Type"))
+            status: http?.statusCode ?? -1, body: data, contentType: http?.value(forHTTPHeaderField: "Content-Type"),
+            contentLength: http?.value(forHTTPHeaderField: "Content-Length"))
     }
 }
