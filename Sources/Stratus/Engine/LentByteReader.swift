@@ -44,7 +44,7 @@ struct LentByteReader: ByteReading {
     }
 
     /// The bytes of a length-prefixed string or byte string, as they lie in the lent buffer.
-    private mutating func counted() throws -> UnsafeBufferPointer<UInt8> {
+    mutating func counted() throws -> UnsafeBufferPointer<UInt8> {
         let count = try readVarint()
         guard count <= remaining else { throw EngineError.corruptValue }
         defer { offset += count }

@@ -15,39 +15,68 @@ struct ChangesAnswerStream: Sendable {
     /// Records written per piece: about 120 KiB of the Kinto peer's records (620 bytes each).
     static let recordsPerPiece = 200
 
-    let batch: StoredZoneChangesBatch
+    /// The batch as read: its entries' bytes (no record holds an asset), or decoded.
+    enum Changes: Sendable {
+        case raw(RawZoneChangesBatch)
+        case stored(StoredZoneChangesBatch)
+    }
+
+    let changes: Changes
     let zoneID: CKRecordZone.ID
-    let syncToken: String
     let translator: WSRecordTranslator
     let numbersAsStrings: Bool
 
     /// The 200 response: one piece with its length when the batch fits in one, pieces otherwise.
-    func response() -> Response {
+    func response() throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
-        guard batch.changes.count > Self.recordsPerPiece else {
-            var out = writer(capacity: 1024 * batch.changes.count + 256)
-            out.write(batch, of: zoneID, syncToken: syncToken, namingZone: false)
+        guard count > Self.recordsPerPiece else {
+            var out = writer(capacity: 1024 * count + 256)
+            try writePiece(0..<count, into: &out)
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: out.bytes)))
         }
         let stream = self
         return Response(status: .ok, headers: headers, body: ResponseBody { body in try await stream.send(to: &body) })
     }
 
+    private var count: Int {
+        switch changes {
+        case .raw(let batch): batch.changes.count
+        case .stored(let batch): batch.changes.count
+        }
+    }
+
     /// Writes the answer into `body` piece by piece, then finishes it.
     private func send(to body: inout any ResponseBodyWriter) async throws {
         var out = writer(capacity: 1024 * Self.recordsPerPiece + 256)
-        out.begin(batch)
-        var start = batch.changes.startIndex
-        while start < batch.changes.endIndex {
-            let end = min(start + Self.recordsPerPiece, batch.changes.endIndex)
-            out.writeChanges(batch.changes[start..<end], of: zoneID)
-            if end == batch.changes.endIndex { out.end(of: zoneID, syncToken: syncToken, namingZone: false) }
+        var start = 0
+        while start < count {
+            let end = min(start + Self.recordsPerPiece, count)
+            try writePiece(start..<end, into: &out)
             try await body.write(ByteBuffer(bytes: out.bytes))
             out.removeAllBytes()
             start = end
         }
         try await body.finish(nil)
+    }
+
+    /// The changes at `range`, after the answer's opening when the range starts the batch and
+    /// followed by its end when the range ends it.
+    private func writePiece(_ range: Range<Int>, into out: inout WSChangesAnswerWriter) throws {
+        switch changes {
+        case .raw(let batch):
+            if range.lowerBound == 0 { out.begin(batch) }
+            try out.writeChanges(batch.changes[range], of: zoneID)
+            if range.upperBound == count { out.end(of: zoneID, syncToken: syncToken(batch), namingZone: false) }
+        case .stored(let batch):
+            if range.lowerBound == 0 { out.begin(batch) }
+            out.writeChanges(batch.changes[range], of: zoneID)
+            if range.upperBound == count { out.end(of: zoneID, syncToken: syncToken(batch), namingZone: false) }
+        }
+    }
+
+    private func syncToken<Change>(_ batch: ZoneChangesPage<Change>) -> String {
+        SyncTokenText.encode(batch.token.data)
     }
 
     private func writer(capacity: Int) -> WSChangesAnswerWriter {

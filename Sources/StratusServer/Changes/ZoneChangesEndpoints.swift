@@ -22,38 +22,39 @@ enum ZoneChangesEndpoints {
         let numbersAsStrings = body.numbersAsStrings ?? false
         let binary = call.acceptsRecordEncoding && !numbersAsStrings
         let read = try await call.withDatabase { database -> ChangesRead in
-            // Every field in the binary encoding: the change log's entries as they are (0018.8),
-            // unless a record holds an asset (then JSON, below, from a second read).
-            if binary, desiredKeys == nil {
+            // Every field: the change log's entries as they are, passed on in the binary encoding
+            // (0018.8) or written as JSON from their bytes — unless a record holds an asset
+            // (then from a second read, decoded: assets get their download URLs).
+            if desiredKeys == nil {
                 let raw = try database.fetchRawZoneChanges(zone, since: token, limit: limit)
-                if let bytes = StratusRecordEncoding.changesAnswer(raw) {
+                if !raw.changes.contains(where: \.containsAsset) {
                     ServerMetrics.recordsFetched(raw.changes.count)
-                    return .binary(bytes)
+                    if binary, let bytes = StratusRecordEncoding.changesAnswer(raw) { return .binary(bytes) }
+                    return .json(.raw(raw))
                 }
             }
             let batch = try database.fetchStoredZoneChanges(zone, since: token, limit: limit, desiredKeys: desiredKeys)
             ServerMetrics.recordsFetched(batch.changes.count)
             // The binary record encoding when asked for and the records hold no asset (decision 0018).
             if binary, let bytes = StratusRecordEncoding.changesAnswer(batch) { return .binary(bytes) }
-            return .stored(batch)
+            return .json(.stored(batch))
         }
         switch read {
         case .binary(let bytes):
             return DatabaseCall.recordEncodingResponse(bytes)
-        case .stored(let batch):
+        case .json(let changes):
             // Written while it is sent, a piece at a time, off the engine's threads.
-            return ChangesAnswerStream(
-                batch: batch, zoneID: zone, syncToken: SyncTokenText.encode(batch.token.data),
-                translator: translator, numbersAsStrings: numbersAsStrings
+            return try ChangesAnswerStream(
+                changes: changes, zoneID: zone, translator: translator, numbersAsStrings: numbersAsStrings
             ).response()
         }
     }
 
     /// What a `records/changes` read gives: an answer in the binary record encoding, or the
-    /// stored batch to write as JSON.
+    /// batch to write as JSON.
     private enum ChangesRead: Sendable {
         case binary([UInt8])
-        case stored(StoredZoneChangesBatch)
+        case json(ChangesAnswerStream.Changes)
     }
 
     static func handleChangesZone(_ call: DatabaseCall) async throws -> Response {

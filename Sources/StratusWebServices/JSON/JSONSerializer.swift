@@ -48,6 +48,14 @@ enum JSONSerializer {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// Writes a string given as its UTF-8 bytes, which must be valid UTF-8 (ASCII always is):
+    /// the bytes ``writeString(_:into:)`` writes for the same string.
+    static func writeString(utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        writeEscaped(utf8, into: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
     private static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         var start = 0
         var index = 0

@@ -9,16 +9,19 @@ package import Stratus
 /// piece by piece. `StoredChangeWritingTests` compares the two.
 package struct WSChangesAnswerWriter {
     /// What was written.
-    package private(set) var bytes: [UInt8] = []
-    private let translator: WSRecordTranslator
-    private let numbersAsStrings: Bool
+    package internal(set) var bytes: [UInt8] = []
+    let translator: WSRecordTranslator
+    let numbersAsStrings: Bool
     /// Field names as last escaped, by their place in the record (names repeat from record to
     /// record of a batch, sharing their storage).
     private var names: [(name: String, escaped: [UInt8])] = []
+    /// Field names met as stored bytes (``RawRecordParts``) and as last escaped, by their place
+    /// in the record.
+    var rawNames: [(raw: [UInt8], escaped: [UInt8])] = []
     /// The zone dictionary last written, and for which zone.
     private var zone: (id: CKRecordZone.ID, bytes: [UInt8])?
     /// Records written since ``begin(_:)``: a `,` goes before every one but the first.
-    private var recordsWritten = 0
+    var recordsWritten = 0
 
     /// A writer of answers for `translator`'s caller; `capacity` bytes reserved.
     package init(translator: WSRecordTranslator, numbersAsStrings: Bool, capacity: Int) {
@@ -52,7 +55,7 @@ package struct WSChangesAnswerWriter {
     /// Writes a batch's answer up to its first record: `{`, `clientChangeTokenData` when the
     /// batch has one, `moreComing`, and `"records":[`. The records follow
     /// (``writeChanges(_:of:)``, in as many pieces as the caller likes), then ``end(of:syncToken:namingZone:)``.
-    package mutating func begin(_ batch: StoredZoneChangesBatch) {
+    package mutating func begin<Change>(_ batch: ZoneChangesPage<Change>) {
         raw("{")
         if let data = batch.clientChangeTokenData {
             raw(#""clientChangeTokenData":"#)
@@ -99,7 +102,7 @@ package struct WSChangesAnswerWriter {
     }
 
     /// The zone dictionary of `zoneID` as the translator writes it, written once per zone.
-    private mutating func zoneBytes(_ zoneID: CKRecordZone.ID) -> [UInt8] {
+    mutating func zoneBytes(_ zoneID: CKRecordZone.ID) -> [UInt8] {
         if let zone, zone.id == zoneID { return zone.bytes }
         var zoneWriter = JSONWriter(capacity: 64)
         translator.write(zoneID, into: &zoneWriter)
@@ -110,7 +113,7 @@ package struct WSChangesAnswerWriter {
 
 extension WSChangesAnswerWriter {
     /// One record dictionary, in the serializer's member order.
-    private mutating func write(_ record: StoredChangedRecord, zone: [UInt8]) {
+    mutating func write(_ record: StoredChangedRecord, zone: [UInt8]) {
         raw(#"{"created":"#)
         bytes.append(contentsOf: Self.changePrefix)
         integer(WSRecordTranslator.milliseconds(record.creationDate))
@@ -140,7 +143,7 @@ extension WSChangesAnswerWriter {
     }
 
     /// A user's record name as the caller sees it (its own for `__defaultOwner__`).
-    private mutating func userName(_ name: String) {
+    mutating func userName(_ name: String) {
         let shown = name == CKCurrentUserDefaultName ? (translator.callerRecordName ?? name) : name
         JSONSerializer.writeString(shown, into: &bytes)
     }
@@ -159,32 +162,39 @@ extension WSChangesAnswerWriter {
         }
         var first = true
         for (index, (name, value)) in zip(names, values).enumerated() {
-            switch WSRecordTranslator.scalarOutput(value) {
-            case .other(.string, .string(let string)):
-                field(index, name, &first, Self.stringPrefix)
-                JSONSerializer.writeString(string, into: &bytes)
-            case .integer(let integer) where !numbersAsStrings && WSRecordTranslator.numberType(value) == nil:
-                field(index, name, &first, Self.integerPrefix)
-                self.integer(integer)
-            case .other(.timestamp, .integer(let milliseconds)):
-                field(index, name, &first, Self.timestampPrefix)
-                self.integer(milliseconds)
-            default:
-                // `{"name":{…}}`, or `{}` for a value the translator leaves out.
-                var out = JSONWriter()
-                out.object { translator.writeStoredField(name, value, numbersAsStrings: numbersAsStrings, into: &$0) }
-                guard out.bytes.count > 2 else { continue }
-                if !first { raw(",") }
-                first = false
-                bytes.append(contentsOf: out.bytes[1..<out.bytes.count - 1])
-                continue
-            }
-            raw("}")
+            field(index, name, value, &first)
         }
     }
 
+    /// One member of a record's fields, after a `,` unless `first`: strings, integers and dates
+    /// directly, the rest as the translator writes them; nothing for a value the translator
+    /// leaves out.
+    mutating func field(_ index: Int, _ name: String, _ value: FieldValue, _ first: inout Bool) {
+        switch WSRecordTranslator.scalarOutput(value) {
+        case .other(.string, .string(let string)):
+            field(index, name, &first, Self.stringPrefix)
+            JSONSerializer.writeString(string, into: &bytes)
+        case .integer(let integer) where !numbersAsStrings && WSRecordTranslator.numberType(value) == nil:
+            field(index, name, &first, Self.integerPrefix)
+            self.integer(integer)
+        case .other(.timestamp, .integer(let milliseconds)):
+            field(index, name, &first, Self.timestampPrefix)
+            self.integer(milliseconds)
+        default:
+            // `{"name":{…}}`, or `{}` for a value the translator leaves out.
+            var out = JSONWriter()
+            out.object { translator.writeStoredField(name, value, numbersAsStrings: numbersAsStrings, into: &$0) }
+            guard out.bytes.count > 2 else { return }
+            if !first { raw(",") }
+            first = false
+            bytes.append(contentsOf: out.bytes[1..<out.bytes.count - 1])
+            return
+        }
+        raw("}")
+    }
+
     /// Writes `"name":` and `prefix` (`{"type":…,"value":`), after a `,` unless `first`.
-    private mutating func field(_ index: Int, _ name: String, _ first: inout Bool, _ prefix: [UInt8]) {
+    mutating func field(_ index: Int, _ name: String, _ first: inout Bool, _ prefix: [UInt8]) {
         if !first { raw(",") }
         first = false
         while index >= names.count { names.append(("", [])) }
@@ -205,19 +215,19 @@ extension WSChangesAnswerWriter {
         return bytes + Array(#","value":"#.utf8)
     }
 
-    private static let stringPrefix = prefix(.string)
-    private static let integerPrefix = prefix(.int64)
-    private static let timestampPrefix = prefix(.timestamp)
+    static let stringPrefix = prefix(.string)
+    static let integerPrefix = prefix(.int64)
+    static let timestampPrefix = prefix(.timestamp)
 
     /// `{"deviceID":"stratusd","timestamp":` of `created` and `modified`.
-    private static let changePrefix: [UInt8] = {
+    static let changePrefix: [UInt8] = {
         var bytes = Array(#"{"deviceID":"#.utf8)
         JSONSerializer.writeString(WSRecordTranslator.deviceID, into: &bytes)
         return bytes + Array(#","timestamp":"#.utf8)
     }()
 
     /// Writes an integer as ``JSONWriter/integer(_:)`` does.
-    private mutating func integer(_ integer: Int64) {
+    mutating func integer(_ integer: Int64) {
         JSONWriter.writeInteger(integer, into: &bytes)
     }
 }
