@@ -71,7 +71,17 @@ else
 fi
 
 step "tests"
-swift test --skip-build --parallel
+# The log is kept so that a failure's lines can be repeated at the very end: CI shows the tail.
+test_log=$(mktemp)
+test_status=0
+swift test --skip-build --parallel 2>&1 | tee "$test_log" || test_status=$?
+if [ "$test_status" != 0 ]; then
+    step "tests FAILED (exit $test_status); what failed, repeated from above"
+    grep -aE "✘|Fatal error|fatal error|crashed|Test run with" "$test_log" | grep -av "◇" | cut -c1-400 | tail -80
+    rm -f "$test_log"
+    exit "$test_status"
+fi
+rm -f "$test_log"
 
 failed=()
 for i in "${!beside_pids[@]}"; do
