@@ -7,15 +7,18 @@ import Testing
 /// an opened `any CKRecordValue`) for the common types, and through `Any` for the others: both
 /// give the same stored value for every type, so the shortcut changes nothing stored.
 @Suite struct RecordValueConversionTests {
-    static let values: [any CKRecordValue] = [
-        "text", "", 42, Int.min, Int64.max, Int32(-5), Int16(3), Int8(-1), UInt(7), UInt64(9), UInt8(255),
-        0.25, Float(1.5), true, false, Date(timeIntervalSinceReferenceDate: 12), Data([0, 1]), NSNumber(value: 3),
-        NSNumber(value: 2.5), NSNumber(value: true), "ns" as NSString, ["a", "b"], [1, 2],
-        CKRecord.Reference(recordID: CKRecord.ID(recordName: "x"), action: .none),
-    ]
+    /// A value of every type a record stores, made fresh for each test.
+    static func values() -> [any CKRecordValue] {
+        [
+            "text", "", 42, Int.min, Int64.max, Int32(-5), Int16(3), Int8(-1), UInt(7), UInt64(9), UInt8(255),
+            0.25, Float(1.5), true, false, Date(timeIntervalSinceReferenceDate: 12), Data([0, 1]), NSNumber(value: 3),
+            NSNumber(value: 2.5), NSNumber(value: true), "ns" as NSString, ["a", "b"], [1, 2],
+            CKRecord.Reference(recordID: CKRecord.ID(recordName: "x"), action: .none),
+        ]
+    }
 
     @Test func theTypedAndTheGeneralConversionAgree() {
-        for value in Self.values {
+        for value in Self.values() {
             let typed = FieldValue(recordValue: value)
             let general = FieldValue(recordValue: value as Any)
             #expect(typed != nil, "\(type(of: value))")
