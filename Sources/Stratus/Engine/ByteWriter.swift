@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes the engine's compact binary values (record rows, zone rows, tokens, …).
-struct ByteWriter {
+struct ByteWriter: ByteSink {
     private(set) var bytes: [UInt8] = []
 
     init(capacity: Int = 64) { bytes.reserveCapacity(capacity) }

@@ -193,17 +193,20 @@ extension DatabaseContext {
     func makeRecord(
         _ stored: StoredRecord, id: CKRecord.ID, desiredKeys: [String]?, _ txn: any BackendReadTransaction
     ) -> CKRecord {
-        var state = CKRecord.State()
-        state.values = fetchedFields(of: stored, desiredKeys: desiredKeys, txn)
-        state.system = SystemFields(
-            creationDate: Date(timeIntervalSinceReferenceDate: stored.creationDate),
-            modificationDate: Date(timeIntervalSinceReferenceDate: stored.modificationDate),
-            creatorUserRecordName: stored.creatorUserRecordName,
-            lastModifiedUserRecordName: stored.lastModifiedUserRecordName,
-            changeTag: stored.changeTag,
-            parent: stored.parent.map { .reference($0) },
-            parentChanged: false)
-        return CKRecord(recordType: stored.recordType, recordID: id, state: state)
+        // Built whole and moved into the record: no empty table made and replaced, no copy of
+        // the fields.
+        CKRecord(
+            recordType: stored.recordType, recordID: id,
+            state: CKRecord.State(
+                values: fetchedFields(of: stored, desiredKeys: desiredKeys, txn), changed: [],
+                system: SystemFields(
+                    creationDate: Date(timeIntervalSinceReferenceDate: stored.creationDate),
+                    modificationDate: Date(timeIntervalSinceReferenceDate: stored.modificationDate),
+                    creatorUserRecordName: stored.creatorUserRecordName,
+                    lastModifiedUserRecordName: stored.lastModifiedUserRecordName,
+                    changeTag: stored.changeTag,
+                    parent: stored.parent.map { .reference($0) },
+                    parentChanged: false)))
     }
 
     /// The fields a fetch hands out of `stored`: those of `desiredKeys` (all for `nil`), with

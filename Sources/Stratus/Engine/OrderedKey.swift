@@ -94,10 +94,10 @@ struct OrderedKey: Hashable, Sendable {
         bytes.append(0)
     }
 
+    /// The eight bytes of `value`, most significant first, appended in one move (byte by byte,
+    /// each append checks the array's uniqueness and capacity again).
     private mutating func appendBigEndian(_ value: UInt64) {
-        for shift in stride(from: 56, through: 0, by: -8) {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-        }
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// Every key that starts with this one.

@@ -37,7 +37,9 @@ public final class CKRecord: NSObject, NSCopying, NSSecureCoding, @unchecked Sen
         self.init(recordType: recordType, recordID: CKRecord.ID(zoneID: zoneID))
     }
 
-    init(recordType: String, recordID: CKRecord.ID, state: State) {
+    /// A record holding `state`, which it takes over (a caller's last use of it is a move, not
+    /// a copy of every field).
+    init(recordType: String, recordID: CKRecord.ID, state: consuming State) {
         self.recordType = recordType
         self.recordID = recordID
         self.state = Mutex(state)

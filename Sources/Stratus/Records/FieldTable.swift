@@ -73,29 +73,40 @@ struct FieldTable: Sendable, Hashable {
             }
         }
         set {
-            switch (search(key), newValue) {
-            case (.found(let index), let value?):
-                values[index] = value
-            case (.found(let index), nil):
-                let removed = keys.remove(at: index)
-                values.remove(at: index)
-                if hasNonASCIIName && !Self.isASCII(removed) {
-                    hasNonASCIIName = keys.contains { !Self.isASCII($0) }
-                    // Names placed among names that are not ASCII may be out of order.
-                    if !hasNonASCIIName { sortByName() }
-                }
-            case (.insertionPoint(let index), let value?):
-                if index == keys.count {
-                    keys.append(key)
-                    values.append(value)
-                } else {
-                    keys.insert(key, at: index)
-                    values.insert(value, at: index)
-                }
-                if !hasNonASCIIName && !Self.isASCII(key) { hasNonASCIIName = true }
-            case (.insertionPoint, nil):
-                break
+            guard let newValue else {
+                if case .found(let index) = search(key) { remove(at: index) }
+                return
             }
+            let keyIsASCII = Self.isASCII(key)
+            switch keyIsASCII && !hasNonASCIIName ? searchSorted(key) : search(key) {
+            case .found(let index):
+                values[index] = newValue
+            case .insertionPoint(let index):
+                insert(key, newValue, at: index)
+                if !keyIsASCII { hasNonASCIIName = true }
+            }
+        }
+    }
+
+    /// Removes the field at `index`.
+    private mutating func remove(at index: Int) {
+        let removed = keys.remove(at: index)
+        values.remove(at: index)
+        if hasNonASCIIName && !Self.isASCII(removed) {
+            hasNonASCIIName = keys.contains { !Self.isASCII($0) }
+            // Names placed among names that are not ASCII may be out of order.
+            if !hasNonASCIIName { sortByName() }
+        }
+    }
+
+    /// Inserts a field at `index`.
+    private mutating func insert(_ key: String, _ value: FieldValue, at index: Int) {
+        if index == keys.count {
+            keys.append(key)
+            values.append(value)
+        } else {
+            keys.insert(key, at: index)
+            values.insert(value, at: index)
         }
     }
 
@@ -140,6 +151,19 @@ struct FieldTable: Sendable, Hashable {
 
     /// Whether every byte of `name` is ASCII.
     static func isASCII(_ name: String) -> Bool { Validation.isASCII(name) }
+
+    /// ``search(_:)`` for an ASCII `key` in a table of ASCII names (sorted, so `<` is a total
+    /// order over them): one walk that stops at the name or at the first name after it. For
+    /// saves, whose names are mostly new; a lookup of a name that is there compares less with
+    /// ``search(_:)``'s equality scan.
+    private func searchSorted(_ key: String) -> SearchResult {
+        guard keys.count <= 8 else { return search(key) }
+        for index in keys.indices {
+            if keys[index] == key { return .found(index) }
+            if key < keys[index] { return .insertionPoint(index) }
+        }
+        return .insertionPoint(keys.count)
+    }
 
     /// Where `key` is, or where it would go. Equality is cheaper than ordering for short
     /// names, so a small table is scanned for the name first; so is a table or a key with a

@@ -82,6 +82,33 @@ extension FieldValue {
         }
     }
 
+    /// Converts a value set on a `CKRecord` into a stored value, or `nil` if CloudKit cannot
+    /// store that type: ``init(recordValue:)`` with the common value types taken from the
+    /// value's own type, unboxed, instead of re-boxed as `Any` and cast out of the box (a
+    /// runtime cast of an `Any` costs several times a cast between known types).
+    init?(recordValue value: any CKRecordValue) {
+        if let fast = FieldValue(exactlyTyped: value) {
+            self = fast
+            return
+        }
+        self.init(recordValue: value as Any)
+    }
+
+    /// ``init(exactType:)`` for a value whose type is known here (an opened `any
+    /// CKRecordValue`): the same metatype dispatch, each cast from `Value` to that same type.
+    private init?<Value: CKRecordValue>(exactlyTyped value: Value) {
+        switch ObjectIdentifier(Value.self) {
+        case ObjectIdentifier(String.self): self = .string(value as! String)
+        case ObjectIdentifier(Int.self): self = .integer(Int64(value as! Int), .int)
+        case ObjectIdentifier(Int64.self): self = .integer(value as! Int64, .int64)
+        case ObjectIdentifier(Double.self): self = .double(value as! Double, .double)
+        case ObjectIdentifier(Bool.self): self = .integer((value as! Bool) ? 1 : 0, .bool)
+        case ObjectIdentifier(Date.self): self = .date(value as! Date)
+        case ObjectIdentifier(Data.self): self = .bytes(value as! Data)
+        default: return nil
+        }
+    }
+
     /// The common value types, dispatched on the value's exact dynamic type: one metatype
     /// comparison and one cast that cannot fail, instead of a chain of failing dynamic casts.
     /// Anything else (NSNumber and other classes, arrays, references, …) is `nil` here and

@@ -25,12 +25,19 @@ struct ChangeEntry: Sendable {
         self.record = nil
     }
 
+    /// The entry's bytes: counted first, then written into an array of exactly that size (no
+    /// estimate, no growth, no per-append checks of an array).
     func encoded() -> [UInt8] {
-        var w = ByteWriter(capacity: 16 + recordName.utf8.count + (record?.estimatedEncodedSize ?? 16))
+        var counter = ByteCounter()
+        write(to: &counter)
+        return FixedByteWriter.bytes(size: counter.count) { write(to: &$0) }
+    }
+
+    /// Appends the entry's binary form to `w`.
+    func write(to w: inout some ByteSink) {
         w.write(recordName)
         w.write(optional: deletedRecordType)
         record?.write(to: &w)
-        return w.bytes
     }
 
     init(decoding bytes: [UInt8]) throws {

@@ -2,7 +2,8 @@ import Foundation
 
 /// The binary form of field values inside record rows.
 enum FieldValueCodec {
-    static func write(_ value: FieldValue, to w: inout ByteWriter) {
+    /// Appends `value`'s binary form to `w`.
+    static func write(_ value: FieldValue, to w: inout some ByteSink) {
         switch value {
         case .string(let s):
             w.write(UInt8(1))

@@ -36,7 +36,7 @@ struct StoredRecord: Sendable {
     }
 
     /// Appends the record's binary form to `w`.
-    func write(to w: inout ByteWriter) {
+    func write(to w: inout some ByteSink) {
         w.write(UInt8(1))
         w.write(recordType)
         w.write(position)
@@ -52,9 +52,12 @@ struct StoredRecord: Sendable {
             w.write(UInt8(0))
         }
         w.writeVarint(fields.count)
-        for (name, value) in fields {
-            w.write(name)
-            FieldValueCodec.write(value, to: &w)
+        // By index: the table's iterator would copy each name and value out as a pair.
+        let names = fields.keys
+        let values = fields.values
+        for index in names.indices {
+            w.write(names[index])
+            FieldValueCodec.write(values[index], to: &w)
         }
     }
 
@@ -133,15 +136,6 @@ struct StoredRecord: Sendable {
         guard !strings.fieldNameIsASCII.contains(false) else { return false }
         let names = strings.fieldNames
         return names.indices.dropFirst().allSatisfy { names[$0 - 1] < names[$0] }
-    }
-
-    /// About the size of `write(to:)`'s output (a little more), so that a writer can be sized
-    /// once: fixed fields, strings, and each field's name and value with room for tags.
-    var estimatedEncodedSize: Int {
-        var size = 64 + recordType.utf8.count + changeTag.utf8.count + creatorUserRecordName.utf8.count
-        size += lastModifiedUserRecordName.utf8.count + (parent == nil ? 0 : 96)
-        for (name, value) in fields { size += name.utf8.count + value.storageSize + 24 }
-        return size
     }
 
     /// The size that counts toward the 1 MB limit.
