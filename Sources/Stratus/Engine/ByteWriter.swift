@@ -13,10 +13,6 @@ struct ByteWriter: ByteSink {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    mutating func write(_ value: UInt64) { write(Int64(bitPattern: value)) }
-
-    mutating func write(_ value: Double) { write(value.bitPattern) }
-
     /// A variable-length unsigned integer (LEB128).
     mutating func writeVarint(_ value: Int) {
         var v = UInt64(value)
@@ -37,15 +33,6 @@ struct ByteWriter: ByteSink {
     mutating func write(bytes value: some Collection<UInt8>) {
         writeVarint(value.count)
         bytes.append(contentsOf: value)
-    }
-
-    mutating func write(optional value: String?) {
-        if let value {
-            write(UInt8(1))
-            write(value)
-        } else {
-            write(UInt8(0))
-        }
     }
 
     mutating func writeRaw(_ value: some Sequence<UInt8>) { bytes.append(contentsOf: value) }
