@@ -41,7 +41,7 @@ struct FreshMachine {
 
     /// Real tools the scripts use, linked into the stand-in `PATH`.
     private static let realTools = [
-        "bash", "dirname", "grep", "cat", "git", "xargs", "date", "mktemp", "rm", "setsid",
+        "bash", "dirname", "grep", "cat", "git", "xargs", "date", "mktemp", "rm", "setsid", "tee", "cut", "tail",
     ]
 
     /// The commands of the README's "Quick start" block: the run command, then the test command.
