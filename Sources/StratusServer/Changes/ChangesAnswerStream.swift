@@ -10,7 +10,9 @@ internal import StratusWebServices
 /// answer of a whole batch (about 1 MB for 2,000 records) is held in memory at once.
 ///
 /// The bytes are exactly those of ``WSChangesAnswerWriter/write(_:of:syncToken:namingZone:)``;
-/// only the framing differs (chunked transfer encoding instead of a `Content-Length`).
+/// only the framing differs (chunked transfer encoding instead of a `Content-Length`). A writer
+/// failure after the first piece (an entry the read accepted but the writer cannot write) closes
+/// the connection mid-answer: the status has been sent.
 struct ChangesAnswerStream: Sendable {
     /// Records written per piece: about 120 KiB of the Kinto peer's records (620 bytes each).
     static let recordsPerPiece = 200

@@ -24,15 +24,6 @@ extension WSChangesAnswerWriter {
         }
     }
 
-    /// Writes the whole batch, as ``write(_:of:syncToken:namingZone:)`` does for a stored one.
-    package mutating func write(
-        _ batch: RawZoneChangesBatch, of zoneID: CKRecordZone.ID, syncToken: String, namingZone: Bool
-    ) throws {
-        begin(batch)
-        try writeChanges(batch.changes[...], of: zoneID)
-        end(of: zoneID, syncToken: syncToken, namingZone: namingZone)
-    }
-
     /// One record dictionary from its entry, in place when it can be, else decoded.
     private mutating func write(_ record: RawChangedRecord, zone: [UInt8]) throws {
         let mark = bytes.count

@@ -58,7 +58,9 @@ struct RawChangeJSONWritingTests {
             var wanted = WSChangesAnswerWriter(translator: translator, numbersAsStrings: numbersAsStrings, capacity: 0)
             wanted.write(stored, of: Self.zoneID, syncToken: token, namingZone: namingZone)
             var written = WSChangesAnswerWriter(translator: translator, numbersAsStrings: numbersAsStrings, capacity: 0)
-            try written.write(raw, of: Self.zoneID, syncToken: token, namingZone: namingZone)
+            written.begin(raw)
+            try written.writeChanges(raw.changes[...], of: Self.zoneID)
+            written.end(of: Self.zoneID, syncToken: token, namingZone: namingZone)
             #expect(String(decoding: written.bytes, as: UTF8.self) == String(decoding: wanted.bytes, as: UTF8.self))
             #expect(wanted.bytes.count > 200 * stored.changes.count || stored.changes.count == 1, "not vacuous")
         }
