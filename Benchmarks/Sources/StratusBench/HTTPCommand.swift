@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StratusServer
 
 /// `stratus-bench http`: the Kinto peer's workload shapes (`/work/shared/peers/kinto`, and
 /// Docs/Performance.md, "stratusd over HTTP") against `stratusd` on SQLite and on a private
@@ -44,6 +45,9 @@ struct HTTPCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The client's answers (1 MB for `since-all`) from the heap, as stratusd's: fresh
+        // mappings faulted in page by page cost the client more CPU than its reading.
+        StratusServer.keepAnswerBuffersInHeap()
         let machine = MachineInfo.current()
         print("stratus-bench http: \(records) records, \(runs) runs, \(machine.processors) cores, \(machine.cpuModel)")
         for target in targets.split(separator: ",") {

@@ -6,9 +6,12 @@ import Foundation
 final class LoopbackHTTPClient {
     private let socket: Int32
     private let host: String
-    /// Bytes read and not yet returned start at `consumed`.
-    private var buffer: [UInt8] = []
+    /// Bytes received; those not yet returned are `consumed..<filled`.
+    private var buffer = [UInt8](repeating: 0, count: 4 * readSize)
     private var consumed = 0
+    private var filled = 0
+    /// The space a read asks the socket to fill, at least.
+    private static let readSize = 65_536
 
     /// A response: status and body bytes.
     struct Response {
@@ -60,40 +63,54 @@ final class LoopbackHTTPClient {
         }
     }
 
-    /// Reads more bytes into the buffer (dropping what was consumed first); throws when the
-    /// server closed the connection.
+    /// Reads more bytes after those held (moving the unread ones to the front first when the
+    /// space after them is short, growing the buffer only for a longer run of unread bytes);
+    /// throws when the server closed the connection. No byte is zeroed or copied twice per read.
     private func fill() throws {
-        if consumed > 0 {
-            buffer.removeFirst(consumed)
+        if consumed == filled {
+            consumed = 0
+            filled = 0
+        } else if buffer.count - filled < Self.readSize && consumed > 0 {
+            buffer.withUnsafeMutableBytes { bytes in
+                _ = memmove(bytes.baseAddress!, bytes.baseAddress! + consumed, filled - consumed)
+            }
+            filled -= consumed
             consumed = 0
         }
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: 65_536))
-        let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress! + start, 65_536, 0) }
-        buffer.removeLast(65_536 - max(count, 0))
+        if buffer.count - filled < Self.readSize {
+            buffer.append(contentsOf: repeatElement(0, count: max(buffer.count, Self.readSize)))
+        }
+        let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress! + filled, $0.count - filled, 0) }
         guard count > 0 else { throw BenchmarkFailure("the server closed the connection") }
+        filled += count
     }
 
     /// The bytes up to (not including) the next CRLF, consumed with it.
     private func line() throws -> String {
         var searched = 0  // bytes after `consumed` known to hold no LF
         while true {
-            if let end = buffer[(consumed + searched)...].firstIndex(of: 10), end > consumed, buffer[end - 1] == 13 {
+            if let end = buffer[(consumed + searched)..<filled].firstIndex(of: 10), end > consumed,
+                buffer[end - 1] == 13
+            {
                 let text = String(decoding: buffer[consumed..<end - 1], as: UTF8.self)
                 consumed = end + 1
                 return text
             }
-            searched = buffer.count - consumed
+            searched = filled - consumed
             try fill()
         }
     }
 
-    /// The next `count` bytes, consumed.
-    private func take(_ count: Int) throws -> [UInt8] {
-        while buffer.count - consumed < count { try fill() }
-        let bytes = Array(buffer[consumed..<consumed + count])
-        consumed += count
-        return bytes
+    /// Appends the next `count` bytes to `body`, consumed.
+    private func take(_ count: Int, into body: inout [UInt8]) throws {
+        var left = count
+        while left > 0 {
+            if consumed == filled { try fill() }
+            let piece = min(left, filled - consumed)
+            body.append(contentsOf: buffer[consumed..<consumed + piece])
+            consumed += piece
+            left -= piece
+        }
     }
 
     private func readResponse() throws -> Response {
@@ -111,10 +128,14 @@ final class LoopbackHTTPClient {
             }
             if lower.hasPrefix("transfer-encoding:") && lower.contains("chunked") { chunked = true }
         }
-        guard chunked else { return Response(status: status, body: try take(length)) }
         var body: [UInt8] = []
+        guard chunked else {
+            body.reserveCapacity(length)
+            try take(length, into: &body)
+            return Response(status: status, body: body)
+        }
         while let size = Int(try line().split(separator: ";")[0], radix: 16), size > 0 {
-            body += try take(size)
+            try take(size, into: &body)
             _ = try line()
         }
         _ = try line()
