@@ -154,7 +154,7 @@ public struct StratusServer: Sendable {
     /// The routes: `/health`, the database endpoints, and CloudKit's error for everything else.
     func makeRouter(_ state: ServerState) -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: RequestLogMiddleware())
         router.add(
             middleware: BodyLimitMiddleware(maxBytes: connections.maxBodyBytes, maxAssetBytes: limits.maximumAssetBytes)

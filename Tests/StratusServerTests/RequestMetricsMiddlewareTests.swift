@@ -1,0 +1,124 @@
+import Foundation
+import Hummingbird
+import Logging
+import MetricsTestKit
+import NIOCore
+import Testing
+
+@testable import StratusServer
+
+/// The per-request metrics, recorded by Stratus's own middleware on a real loopback listener:
+/// whole answers and answers in pieces are counted and timed, refusals counted as errors, and
+/// a whole answer leaves in one write (its status line, headers and body in the client's first
+/// read).
+@Suite("RequestMetricsMiddleware: requests counted and timed, whole answers in one write")
+struct RequestMetricsMiddlewareTests {
+    @Test func answersAreCountedAndTimedAndAWholeOneArrivesInOneRead() async throws {
+        let metrics = TestMetrics()
+        let (ports, port) = AsyncStream.makeStream(of: Int.self)
+        let application = Application(
+            router: Self.router(metrics), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { port.yield($0.localAddress?.port ?? 0) }, logger: Self.quiet)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await application.run() }
+            var iterator = ports.makeAsyncIterator()
+            let bound = try #require(await iterator.next())
+
+            let whole = try await Self.firstRead(port: bound, path: "/whole")
+            #expect(whole.hasPrefix("HTTP/1.1 200"))
+            #expect(whole.hasSuffix(Self.wholeBody), "the body did not come in the first read: \(whole.prefix(300))")
+            let pieces = try await Self.firstRead(port: bound, path: "/pieces", until: "0\r\n\r\n")
+            #expect(pieces.contains("piece 2"))
+            let refused = try await Self.firstRead(port: bound, path: "/refused")
+            #expect(refused.hasPrefix("HTTP/1.1 400"))
+
+            for (route, status) in [("/whole", "200"), ("/pieces", "200"), ("/refused", "400")] {
+                let dimensions = [
+                    ("http.route", route), ("http.request.method", "GET"), ("http.response.status_code", status),
+                ]
+                #expect(try metrics.expectCounter("hb.requests", dimensions).totalValue == 1, "\(route)")
+                if status == "200" {
+                    #expect(try metrics.expectTimer("http.server.request.duration", dimensions).values.count == 1)
+                }
+            }
+            let errors = try metrics.expectCounter(
+                "hb.request.errors",
+                [("http.route", "/refused"), ("http.request.method", "GET"), ("error.type", "400")])
+            #expect(errors.totalValue == 1)
+            // The piece-by-piece answer is recorded once its last piece is written, which may
+            // be just after the client read it.
+            let active = try metrics.expectMeter("http.server.active_requests", [("http.request.method", "GET")])
+            for _ in 0..<200 where active.lastValue != 0 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(active.lastValue == 0)
+            group.cancelAll()
+        }
+    }
+
+    /// The server's logger: the cancellation that stops it at the end is not news.
+    static var quiet: Logger {
+        var logger = Logger(label: "stratus.tests.request-metrics")
+        logger.logLevel = .critical
+        return logger
+    }
+
+    static let wholeBody = String(repeating: "w", count: 700)
+
+    static func router(_ metrics: TestMetrics) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: RequestMetricsMiddleware(factory: metrics))
+        router.get("/whole") { _, _ in
+            Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: wholeBody)))
+        }
+        router.get("/pieces") { _, _ in
+            Response(
+                status: .ok,
+                body: ResponseBody { writer in
+                    for piece in 0..<3 { try await writer.write(ByteBuffer(string: "piece \(piece)")) }
+                    try await writer.finish(nil)
+                })
+        }
+        router.get("/refused") { _, _ -> Response in throw HTTPError(.badRequest) }
+        return router
+    }
+
+    /// Sends `GET path` on a new connection and returns what the first `recv` brings, read on
+    /// until `until` ends it when given: on a thread of its own, with a 10 s receive timeout.
+    static func firstRead(port: Int, path: String, until end: String? = nil) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try blockingFirstRead(port: port, path: path, until: end) })
+            }
+        }
+    }
+
+    private static func blockingFirstRead(port: Int, path: String, until end: String?) throws -> String {
+        struct SocketFailure: Error, CustomStringConvertible { var description: String }
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw SocketFailure(description: "socket failed") }
+        defer { close(socket) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw SocketFailure(description: "connect to port \(port) failed") }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        guard request.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, 0) }) == request.count else {
+            throw SocketFailure(description: "send failed")
+        }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        repeat {
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            received += buffer[0..<count]
+        } while end.map { !String(decoding: received, as: UTF8.self).hasSuffix($0) } ?? false
+        return String(decoding: received, as: UTF8.self)
+    }
+}
