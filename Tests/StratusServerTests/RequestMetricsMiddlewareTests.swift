@@ -92,33 +92,14 @@ struct RequestMetricsMiddlewareTests {
     }
 
     private static func blockingFirstRead(port: Int, path: String, until end: String?) throws -> String {
-        struct SocketFailure: Error, CustomStringConvertible { var description: String }
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw SocketFailure(description: "socket failed") }
-        defer { close(socket) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        let connection = try RawConnection(port: port)
+        connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        var received = connection.receive()
+        while let end, !received.hasSuffix(end) {
+            let more = connection.receive()
+            guard !more.isEmpty else { break }
+            received += more
         }
-        guard connected == 0 else { throw SocketFailure(description: "connect to port \(port) failed") }
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
-        guard request.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, 0) }) == request.count else {
-            throw SocketFailure(description: "send failed")
-        }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        repeat {
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { break }
-            received += buffer[0..<count]
-        } while end.map { !String(decoding: received, as: UTF8.self).hasSuffix($0) } ?? false
-        return String(decoding: received, as: UTF8.self)
+        return received
     }
 }
