@@ -1,7 +1,8 @@
 public import CoreMetrics
 
-/// The server's own metrics, beside the per-request ones Hummingbird's `MetricsMiddleware`
-/// records (count and latency histogram per route template, method and status).
+/// The server's own metrics, beside the per-request ones `RequestMetricsMiddleware` records
+/// under Hummingbird's names (count and latency histogram per route template, method and
+/// status).
 ///
 /// Call these where the work happens; they go to whatever metrics system the process
 /// bootstrapped (`stratusd` bootstraps Prometheus once, at start; a library never does), and
