@@ -12,7 +12,13 @@ import Metrics
 /// whole, so the status line and headers went out in one `write` and the body in another, and the
 /// client woke twice per answer. This middleware wraps only bodies of unknown length, the
 /// streamed ones (change answers in pieces, event streams, asset downloads), whose time includes
-/// sending them. A body held whole is recorded when the handler returns it (decision 0012.5).
+/// sending them; a streamed body that is never written is recorded when it is dropped
+/// (``RequestRecording``). A body held whole is recorded when the handler returns it (decision
+/// 0012.5), and so is a closure body that declares its length: a handler that streams must
+/// leave the length unset for its sending to be timed.
+///
+/// The metrics factory is the one of the process's metrics system when the middleware is
+/// made: bootstrap the metrics system before making the router (as `stratusd` does).
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: RequestMetricsCache
 
@@ -40,8 +46,9 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             if response.body.contentLength == nil {
                 let body = response.body
+                let recording = RequestRecording(record)
                 response.body = ResponseBody { writer in
-                    defer { record() }
+                    defer { recording.finish() }
                     try await body.write(writer)
                 }
             } else {
