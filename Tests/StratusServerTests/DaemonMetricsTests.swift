@@ -46,6 +46,24 @@ struct DaemonMetricsTests {
         #expect(apiMetrics.standardOutput == "401", "the API listener does not serve /metrics")
     }
 
+    /// A whole answer leaves in one write, its status line, headers and body in the client's
+    /// first read: the per-request metrics do not wrap its body (decision 0012.5). (Written in
+    /// two writes, it may still arrive in one read when the client reads after both, so this
+    /// catches a regression most of the time, not always.)
+    @Test func aWholeAnswerArrivesInOneRead() throws {
+        let server = try StratusDaemonProcess(arguments: ["--backend", "memory:"])
+        defer { server.stop() }
+        let connection = try RawConnection(port: try #require(server.baseURL.port))
+        connection.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        let answer = connection.receive()
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+        let parts = answer.components(separatedBy: "\r\n\r\n")
+        let length = parts.first?.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+        let body = parts.dropFirst().joined(separator: "\r\n\r\n")
+        #expect(length != nil && length! > 0 && body.utf8.count == length, "the first read: \(answer)")
+    }
+
     @Test func aBearerTokenFileGuardsTheScrape() throws {
         let directory = try TemporaryDirectory(prefix: "metrics-token")
         defer { try? directory.remove() }

@@ -8,135 +8,140 @@ import Testing
 
 @testable import StratusServer
 
-/// The per-request metrics, recorded by Stratus's own middleware on a real loopback listener:
-/// whole answers and answers in pieces are counted and timed, refusals counted as errors, and
-/// a whole answer leaves in one write (its status line, headers and body in the client's first
-/// read).
-@Suite("RequestMetricsMiddleware: requests counted and timed, whole answers in one write")
+/// The per-request metrics, recorded by Stratus's own middleware into a test metrics factory,
+/// the middleware called directly (an in-process server would share this test process's
+/// cooperative threads with every other test): a whole answer is recorded when the handler
+/// returns it, a streamed one once written, failed or dropped, each exactly once. That a whole
+/// answer then leaves `stratusd` in one write is `DaemonMetricsTests`'s.
+@Suite("RequestMetricsMiddleware: requests counted and timed, streamed answers once sent")
 struct RequestMetricsMiddlewareTests {
-    @Test func answersAreCountedAndTimedAndAWholeOneArrivesInOneRead() async throws {
+    @Test func aWholeAnswerIsRecordedWhenTheHandlerReturnsIt() async throws {
         let metrics = TestMetrics()
-        let (ports, port) = AsyncStream.makeStream(of: Int.self)
-        let application = Application(
-            router: Self.router(metrics), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { port.yield($0.localAddress?.port ?? 0) }, logger: Self.quiet)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                // A server that fails before listening ends the wait for its port.
-                defer { port.finish() }
-                try await application.run()
-            }
-            var iterator = ports.makeAsyncIterator()
-            let bound = try #require(await iterator.next())
+        let response = try await Self.respond(metrics) {
+            Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "whole")))
+        }
+        #expect(try Self.requests(metrics, status: "200") == 1, "recorded before the body is written")
+        #expect(try metrics.expectTimer("http.server.request.duration", Self.dimensions("200")).values.count == 1)
+        #expect(try Self.active(metrics) == 0)
+        #expect(response.body.contentLength == 5)
+    }
 
-            let whole = try await Self.firstRead(port: bound, path: "/whole")
-            #expect(whole.hasPrefix("HTTP/1.1 200"))
-            #expect(whole.hasSuffix(Self.wholeBody), "the body did not come in the first read: \(whole.prefix(300))")
-            let pieces = try await Self.firstRead(port: bound, path: "/pieces", until: "0\r\n\r\n")
-            #expect(pieces.contains("piece 2"))
-            let refused = try await Self.firstRead(port: bound, path: "/refused")
-            #expect(refused.hasPrefix("HTTP/1.1 400"))
-            let broken = try await Self.firstRead(port: bound, path: "/broken", until: Self.untilClosed)
-            #expect(broken.contains("piece 0") && !broken.hasSuffix("0\r\n\r\n"))
+    @Test func aStreamedAnswerIsRecordedOnceWritten() async throws {
+        let metrics = TestMetrics()
+        let response = try await Self.respond(metrics) { Self.streamed(pieces: 3, thenFail: false) }
+        #expect(throws: (any Error).self, "not recorded before it is written") {
+            try metrics.expectCounter("hb.requests", Self.dimensions("200"))
+        }
+        #expect(try Self.active(metrics) == 1)
+        let written = Written()
+        try await response.body.write(Collector(written: written))
+        #expect(written.state.withLock { $0.pieces } == ["piece 0", "piece 1", "piece 2"])
+        #expect(try Self.requests(metrics, status: "200") == 1)
+        #expect(try metrics.expectTimer("http.server.request.duration", Self.dimensions("200")).values.count == 1)
+        #expect(try Self.active(metrics) == 0)
+    }
 
-            // An answer in pieces is recorded once its last piece is written (or its writing
-            // failed), which may be just after the client read it.
-            let active = try metrics.expectMeter("http.server.active_requests", [("http.request.method", "GET")])
-            for _ in 0..<500 where active.lastValue != 0 { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(active.lastValue == 0)
+    @Test func aStreamedAnswerThatFailsMidwayIsRecordedOnce() async throws {
+        let metrics = TestMetrics()
+        let response = try await Self.respond(metrics) { Self.streamed(pieces: 1, thenFail: true) }
+        await #expect(throws: HTTPError.self) { try await response.body.write(Collector(written: Written())) }
+        #expect(try Self.requests(metrics, status: "200") == 1, "its status was sent before it failed")
+        #expect(try Self.active(metrics) == 0)
+    }
 
-            for (route, status) in [("/whole", "200"), ("/pieces", "200"), ("/refused", "400"), ("/broken", "200")] {
-                let dimensions = [
-                    ("http.route", route), ("http.request.method", "GET"), ("http.response.status_code", status),
-                ]
-                #expect(try metrics.expectCounter("hb.requests", dimensions).totalValue == 1, "\(route)")
-                if status == "200" {
-                    #expect(try metrics.expectTimer("http.server.request.duration", dimensions).values.count == 1)
-                }
-            }
-            let errors = try metrics.expectCounter(
-                "hb.request.errors",
-                [("http.route", "/refused"), ("http.request.method", "GET"), ("error.type", "400")])
-            #expect(errors.totalValue == 1)
-            group.cancelAll()
+    @Test func aStreamedAnswerNeverWrittenIsRecordedWhenDropped() async throws {
+        let metrics = TestMetrics()
+        do {
+            let response = try await Self.respond(metrics) { Self.streamed(pieces: 1, thenFail: false) }
+            #expect(try Self.active(metrics) == 1)
+            _ = response
+        }
+        #expect(try Self.requests(metrics, status: "200") == 1)
+        #expect(try Self.active(metrics) == 0, "the requests-in-flight gauge does not stay raised")
+    }
+
+    @Test func aRefusalIsCountedAsAnError() async throws {
+        let metrics = TestMetrics()
+        await #expect(throws: HTTPError.self) {
+            _ = try await Self.respond(metrics) { throw HTTPError(.badRequest) }
+        }
+        let dimensions = Self.dimensions("400", route: "NotFound")
+        #expect(try metrics.expectCounter("hb.requests", dimensions).totalValue == 1)
+        let errors = try metrics.expectCounter(
+            "hb.request.errors", [("http.route", "NotFound"), ("http.request.method", "GET"), ("error.type", "400")])
+        #expect(errors.totalValue == 1)
+        #expect(try Self.active(metrics) == 0)
+    }
+
+    // MARK: Support
+
+    /// A request context without a channel: the middleware needs only a logger and a route.
+    struct StubSource: RequestContextSource {
+        var logger: Logger
+    }
+
+    struct Context: RequestContext {
+        typealias Source = StubSource
+        var coreContext: CoreRequestContextStorage
+        init(source: StubSource) { coreContext = .init(source: source) }
+    }
+
+    /// What a body wrote, and whether it finished.
+    final class Written: Sendable {
+        let state = Mutex<(pieces: [String], finished: Bool)>(([], false))
+    }
+
+    /// A response body writer that keeps what it is given.
+    struct Collector: ResponseBodyWriter {
+        let written: Written
+
+        mutating func write(_ buffer: ByteBuffer) async throws {
+            written.state.withLock { $0.pieces.append(String(buffer: buffer)) }
+        }
+
+        mutating func write(contentsOf buffers: some Sequence<ByteBuffer>) async throws {
+            for buffer in buffers { try await write(buffer) }
+        }
+
+        consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
+            written.state.withLock { $0.finished = true }
         }
     }
 
-    @Test func aStreamedAnswerIsRecordedOnceWrittenOrDroppedNeverTwice() {
-        let count = Mutex(0)
-        do {
-            let written = RequestRecording { count.withLock { $0 += 1 } }
-            written.finish()
-            written.finish()
-        }
-        #expect(count.withLock { $0 } == 1, "finished twice, then released: recorded once")
-        do {
-            _ = RequestRecording { count.withLock { $0 += 1 } }
-        }
-        #expect(count.withLock { $0 } == 2, "released without being written: recorded then")
-    }
-
-    /// The server's logger: the cancellation that stops it at the end is not news.
-    static var quiet: Logger {
+    /// `GET /x` through the middleware, answered by `handler`.
+    static func respond(
+        _ metrics: TestMetrics, _ handler: @escaping @Sendable () async throws -> Response
+    ) async throws -> Response {
         var logger = Logger(label: "stratus.tests.request-metrics")
         logger.logLevel = .critical
-        return logger
+        let request = Request(
+            head: HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/x"),
+            body: .init(buffer: ByteBuffer()))
+        return try await RequestMetricsMiddleware<Context>(factory: metrics).handle(
+            request, context: Context(source: StubSource(logger: logger))
+        ) { _, _ in try await handler() }
     }
 
-    static let wholeBody = String(repeating: "w", count: 700)
-
-    static func router(_ metrics: TestMetrics) -> Router<BasicRequestContext> {
-        let router = Router()
-        router.add(middleware: RequestMetricsMiddleware(factory: metrics))
-        router.get("/whole") { _, _ in
-            Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: wholeBody)))
-        }
-        router.get("/pieces") { _, _ in
-            Response(
-                status: .ok,
-                body: ResponseBody { writer in
-                    for piece in 0..<3 { try await writer.write(ByteBuffer(string: "piece \(piece)")) }
-                    try await writer.finish(nil)
-                })
-        }
-        router.get("/refused") { _, _ -> Response in throw HTTPError(.badRequest) }
-        router.get("/broken") { _, _ in
-            Response(
-                status: .ok,
-                body: ResponseBody { writer in
-                    try await writer.write(ByteBuffer(string: "piece 0"))
-                    throw HTTPError(.internalServerError)
-                })
-        }
-        return router
+    /// A body of unknown length writing `pieces` pieces, then failing or finishing.
+    static func streamed(pieces: Int, thenFail: Bool) -> Response {
+        Response(
+            status: .ok,
+            body: ResponseBody { writer in
+                for piece in 0..<pieces { try await writer.write(ByteBuffer(string: "piece \(piece)")) }
+                if thenFail { throw HTTPError(.internalServerError) }
+                try await writer.finish(nil)
+            })
     }
 
-    /// Read on until the server closes the connection.
-    static let untilClosed = "\u{0}closed"
-
-    /// Sends `GET path` on a new connection and returns what the first `recv` brings, read on
-    /// until `until` ends it when given (or the connection closes): on a thread of its own, with
-    /// a 10 s receive timeout.
-    ///
-    /// A whole answer written in two writes may still arrive in one read when the client reads
-    /// after both: the first-read check catches a regression most of the time, not always.
-    static func firstRead(port: Int, path: String, until end: String? = nil) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try blockingFirstRead(port: port, path: path, until: end) })
-            }
-        }
+    static func dimensions(_ status: String, route: String = "Unknown") -> [(String, String)] {
+        [("http.route", route), ("http.request.method", "GET"), ("http.response.status_code", status)]
     }
 
-    private static func blockingFirstRead(port: Int, path: String, until end: String?) throws -> String {
-        let connection = try RawConnection(port: port)
-        connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        var received = connection.receive()
-        while let end, !received.hasSuffix(end) {
-            let more = connection.receive()
-            guard !more.isEmpty else { break }
-            received += more
-        }
-        return received
+    static func requests(_ metrics: TestMetrics, status: String) throws -> Int64 {
+        try metrics.expectCounter("hb.requests", dimensions(status)).totalValue
+    }
+
+    static func active(_ metrics: TestMetrics) throws -> Double? {
+        try metrics.expectMeter("http.server.active_requests", [("http.request.method", "GET")]).lastValue
     }
 }
