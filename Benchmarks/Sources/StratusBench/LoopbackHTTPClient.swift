@@ -80,8 +80,14 @@ final class LoopbackHTTPClient {
         if buffer.count - filled < Self.readSize {
             buffer.append(contentsOf: repeatElement(0, count: max(buffer.count, Self.readSize)))
         }
-        let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress! + filled, $0.count - filled, 0) }
-        guard count > 0 else { throw BenchmarkFailure("the server closed the connection") }
+        var count: Int
+        repeat {
+            count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress! + filled, $0.count - filled, 0) }
+        } while count < 0 && errno == EINTR
+        guard count > 0 else {
+            throw BenchmarkFailure(
+                count == 0 ? "the server closed the connection" : "recv: \(String(cString: strerror(errno)))")
+        }
         filled += count
     }
 
@@ -134,7 +140,12 @@ final class LoopbackHTTPClient {
             try take(length, into: &body)
             return Response(status: status, body: body)
         }
-        while let size = Int(try line().split(separator: ";")[0], radix: 16), size > 0 {
+        while true {
+            let sizeLine = try line()
+            guard let size = sizeLine.split(separator: ";").first.flatMap({ Int($0, radix: 16) }) else {
+                throw BenchmarkFailure("not a chunk size: \(sizeLine)")
+            }
+            if size == 0 { break }
             try take(size, into: &body)
             _ = try line()
         }
