@@ -28,12 +28,11 @@ final class RequestMetricsCache: Sendable {
             duration = Timer(
                 label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds,
                 factory: factory)
+            // The same route and method; the status as Hummingbird names it for errors.
             errors = Counter(
                 label: "hb.request.errors",
-                dimensions: [
-                    ("http.route", key.route), ("http.request.method", key.method.rawValue),
-                    ("error.type", String(key.status.code)),
-                ], factory: factory)
+                dimensions: dimensions.dropLast() + [("error.type", String(key.status.code))],
+                factory: factory)
         }
     }
 
