@@ -156,6 +156,7 @@ public struct StratusServer: Sendable {
         let router = Router()
         router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: InternalErrorMiddleware())
         router.add(
             middleware: BodyLimitMiddleware(maxBytes: connections.maxBodyBytes, maxAssetBytes: limits.maximumAssetBytes)
         )

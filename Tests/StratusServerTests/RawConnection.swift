@@ -66,6 +66,21 @@ final class RawConnection {
         }
     }
 
+    /// Everything the server sends until it closes the connection or `timeout` passes between
+    /// two reads, and whether it closed it.
+    func receiveUntilClose(timeout: TimeInterval) -> (bytes: [UInt8], closed: Bool) {
+        var limit = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return (received, true) }
+            if count < 0 { return (received, errno == ECONNRESET) }
+            received += buffer[0..<count]
+        }
+    }
+
     deinit {
         systemClose(descriptor)
     }

@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import NIOCore
 internal import Stratus
 internal import StratusWebServices
@@ -11,8 +12,9 @@ internal import StratusWebServices
 ///
 /// The bytes are exactly those of ``WSChangesAnswerWriter/write(_:of:syncToken:namingZone:)``;
 /// only the framing differs (chunked transfer encoding instead of a `Content-Length`). A writer
-/// failure after the first piece (an entry the read accepted but the writer cannot write) closes
-/// the connection mid-answer: the status has been sent.
+/// failure after the first piece (an entry the read accepted but the writer cannot write) is
+/// logged at error under the request ID and closes the connection mid-answer: the status has
+/// been sent. Within the first piece it is the request's error (500 `INTERNAL_ERROR`).
 struct ChangesAnswerStream: Sendable {
     /// Records written per piece: about 120 KiB of the Kinto peer's records (620 bytes each).
     static let recordsPerPiece = 200
@@ -27,6 +29,9 @@ struct ChangesAnswerStream: Sendable {
     let zoneID: CKRecordZone.ID
     let translator: WSRecordTranslator
     let numbersAsStrings: Bool
+    /// The request's ID, and the log of an answer cut by a change it cannot write.
+    let requestID: String
+    let logger: Logger
 
     /// The 200 response: one piece with its length when the batch fits in one, pieces otherwise.
     func response() throws -> Response {
@@ -54,7 +59,17 @@ struct ChangesAnswerStream: Sendable {
         var start = 0
         while start < count {
             let end = min(start + Self.recordsPerPiece, count)
-            try writePiece(start..<end, into: &out)
+            do {
+                try writePiece(start..<end, into: &out)
+            } catch {
+                logger.error(
+                    "change answer cut: a stored change could not be written",
+                    metadata: [
+                        "stratus.request.id": "\(requestID)", "stratus.reason": "\(error)",
+                        "stratus.records.sent": "\(start)",
+                    ])
+                throw error
+            }
             try await body.write(ByteBuffer(bytes: out.bytes))
             out.removeAllBytes()
             start = end

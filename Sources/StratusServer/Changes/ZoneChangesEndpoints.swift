@@ -45,7 +45,8 @@ enum ZoneChangesEndpoints {
         case .json(let changes):
             // Written while it is sent, a piece at a time, off the engine's threads.
             return try ChangesAnswerStream(
-                changes: changes, zoneID: zone, translator: translator, numbersAsStrings: numbersAsStrings
+                changes: changes, zoneID: zone, translator: translator, numbersAsStrings: numbersAsStrings,
+                requestID: call.requestID, logger: call.server.logger
             ).response()
         }
     }

@@ -76,10 +76,7 @@ final class EngineExecutor: Sendable {
         } catch {
             logger.error(
                 "engine failure", metadata: ["stratus.request.id": "\(requestID)", "stratus.reason": "\(error)"])
-            throw ServerError(
-                .internalServerError, "INTERNAL_ERROR",
-                "the server failed; its log has the details under this request's uuid",
-                stratusErrorCode: "internalError")
+            throw ServerError.internalFailure
         }
     }
 }

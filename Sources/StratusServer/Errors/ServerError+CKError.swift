@@ -11,7 +11,7 @@ extension ServerError {
         self.init(
             HTTPResponse.Status(code: row.status), row.serverErrorCode,
             ErrorTable.mayShowReason(of: error)
-                ? error.localizedDescription : "the server failed; its log has the details under this request's uuid",
+                ? error.localizedDescription : Self.internalFailureReason,
             retryAfter: ErrorTable.retryAfter(for: error), stratusErrorCode: error.code.name)
     }
 }

@@ -50,6 +50,15 @@ struct ServerError: Error, HTTPResponseError, Sendable {
         ServerError(.notFound, "NOT_FOUND", reason)
     }
 
+    /// What a client is told of a failure of the server itself: logged with the request ID,
+    /// never shown.
+    static let internalFailureReason = "the server failed; its log has the details under this request's uuid"
+
+    /// 500 `INTERNAL_ERROR`: the server failed, not the request (``internalFailureReason``).
+    static var internalFailure: ServerError {
+        ServerError(.internalServerError, "INTERNAL_ERROR", internalFailureReason, stratusErrorCode: "internalError")
+    }
+
     func response(from request: Request, context: some RequestContext) throws -> Response {
         try CloudKitErrorBody(
             uuid: context.id, serverErrorCode: serverErrorCode, reason: reason, retryAfter: retryAfter,
