@@ -44,6 +44,11 @@ final class RawConnection {
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
+    /// Ends the sending side (`shutdown(SHUT_WR)`): the server reads the end of the stream.
+    func endSending() {
+        _ = shutdown(descriptor, Int32(SHUT_WR))
+    }
+
     /// What the server sends next (one read, up to 4 KiB, waiting at most 10 s).
     func receive() -> String {
         var limit = timeval(tv_sec: 10, tv_usec: 0)

@@ -1,5 +1,7 @@
 import Hummingbird
 import Logging
+import NIOCore
+import NIOHTTP1
 
 /// Turns an error that no step of the request's path translated (a failure of the server
 /// itself, such as a stored entry it cannot write out, not a refusal of the request) into 500
@@ -7,7 +9,9 @@ import Logging
 /// ID. So no answer is a 500 without a body, and a failure's details reach the log, never the
 /// client (decision 0012.7).
 ///
-/// A task cancelled because its client left is not a failure: its error passes unchanged.
+/// The connection's own errors pass unchanged, as Hummingbird handles them: a request whose
+/// framing is malformed (a bad chunk size: 400 and the connection closed), a client gone
+/// mid-request, a task cancelled because of it. They are the client's, not the server's.
 struct InternalErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
@@ -16,12 +20,16 @@ struct InternalErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as any HTTPResponseError {
             throw error
-        } catch let error as CancellationError {
-            throw error
         } catch {
+            guard !Self.isTheConnections(error) else { throw error }
             context.logger.error(
                 "internal failure", metadata: ["stratus.request.id": "\(context.id)", "stratus.reason": "\(error)"])
             throw ServerError.internalFailure
         }
+    }
+
+    /// Whether `error` comes from the connection (its framing, its end) rather than the server.
+    static func isTheConnections(_ error: any Error) -> Bool {
+        error is HTTPParserError || error is CancellationError || error is ChannelError || error is IOError
     }
 }

@@ -99,4 +99,29 @@ struct BadInputTests {
         let looked = try await ws.post("records/lookup", ["records": [["recordName": "r0"]]])
         #expect(looked.records.first?["serverErrorCode"] as? String == "NOT_FOUND")
     }
+
+    /// A body whose chunked framing is malformed (a chunk size that is not hexadecimal, or a
+    /// body cut before its end) is the HTTP layer's refusal: 400 and the connection closed, as
+    /// Hummingbird answers it; it is not logged as a failure of the server.
+    @Test func malformedChunkedBodiesAreTheConnectionsRefusal() async throws {
+        let ws = try WebServicesFixture()
+        let path =
+            "/database/1/\(WebServicesFixture.container)/development/private/records/changes"
+            + "?ckAPIToken=\(ws.apiToken)&ckWebAuthToken=\(ws.aliceSession)"
+        for (body, endsSending) in [("zz\r\nabc\r\n0\r\n\r\n", false), ("5\r\n{\"zon\r\nXX", true)] {
+            let connection = try RawConnection(port: try #require(ws.server.baseURL.port))
+            connection.send(
+                "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n" + body)
+            if endsSending { connection.endSending() }
+            let answer = connection.receiveUntilClose(timeout: 10)
+            let text = String(decoding: answer.bytes, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 400"), "\(body.debugDescription): \(text.prefix(200))")
+            #expect(answer.closed, "the connection is closed after a malformed body")
+        }
+        let zones = try await ws.send(
+            "GET", "database/1/\(WebServicesFixture.container)/development/private/zones/list", body: nil, as: .alice)
+        #expect(zones.status == 200, "the server answers on")
+        #expect(!ws.server.standardError.contains("internal failure"), "\(ws.server.standardError.suffix(2_000))")
+    }
 }
