@@ -27,6 +27,9 @@ final class EngineExecutor: Sendable {
         self.logger = logger
     }
 
+    /// Calls waiting for a thread or running now.
+    var pendingCount: Int { pending.load(ordering: .relaxed) }
+
     func start() {
         pool.start()
         reserved.start()
@@ -39,7 +42,8 @@ final class EngineExecutor: Sendable {
 
     /// `body`'s result, computed on a pool thread. An engine error becomes the request's
     /// refusal (``ServerError``); any other error is an internal failure, logged with the
-    /// request ID and not shown to the client.
+    /// request ID and not shown to the client. A task cancelled while its call waits for a
+    /// thread gets `CancellationError`, and the call does not run.
     func run<T: Sendable>(requestID: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
         let waiting = pending.wrappingAdd(1, ordering: .relaxed).newValue
         defer { pending.wrappingSubtract(1, ordering: .relaxed) }
@@ -72,6 +76,10 @@ final class EngineExecutor: Sendable {
             }
             throw ServerError(error)
         } catch let error as ServerError {
+            throw error
+        } catch let error as CancellationError {
+            // The caller's task was cancelled before a thread took the call: nothing ran, and
+            // nothing failed (a client gone, a shutdown); the caller handles its cancellation.
             throw error
         } catch {
             logger.error(
