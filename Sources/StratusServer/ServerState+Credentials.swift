@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 internal import Stratus
 
 /// The steps every authenticated route takes (decision 0012.5, 0013): the credentials that
@@ -53,7 +54,9 @@ extension ServerState {
 
     /// The body, refused with 413 beyond `limit` (``maximumBodyBytes`` unless given) before
     /// any of it is parsed (a chunked body has no length for ``BodyLimitMiddleware`` to check
-    /// up front). `what` names the body in the error's reason.
+    /// up front). `what` names the body in the error's reason. A body whose connection fails
+    /// while it is read is a ``ConnectionFailure``; a malformed one, Hummingbird's
+    /// `HTTPParserError`.
     func collectBody(_ request: Request, limit: Int? = nil, what: String = "request body") async throws
         -> ByteBuffer
     {
@@ -64,6 +67,12 @@ extension ServerState {
             throw ServerError(
                 .contentTooLarge, "BAD_REQUEST", "the \(what) is larger than this server's limit of \(limit) bytes",
                 stratusErrorCode: "limitExceeded")
+        } catch let error as HTTPParserError {
+            throw error  // Hummingbird answers it: 400, and the connection closed.
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw ConnectionFailure(underlying: error)
         }
     }
 }

@@ -52,6 +52,58 @@ struct DaemonTLSTests {
         #expect(server.stop() == 0)
     }
 
+    /// A TLS client that stops mid-body, closing its TCP connection without `close_notify` or
+    /// after a damaged TLS record, is the client's failure: nothing is logged as a failure of the
+    /// server (it was a 500 and an `internal failure` line), and the server answers on.
+    @Test func aTLSClientCutMidBodyIsNotAServerFailure() async throws {
+        let tls = try SelfSigned()
+        defer { try? tls.directory.remove() }
+        let ws = try WebServicesFixture(environment: tls.environment)
+        let path =
+            "/database/1/\(WebServicesFixture.container)/development/private/records/modify"
+            + "?ckAPIToken=\(ws.apiToken)&ckWebAuthToken=\(ws.aliceSession)"
+        for ending in ["close", "damagedRecord"] {
+            let cut = try CommandRun(
+                URL(fileURLWithPath: "/usr/bin/python3"),
+                ["-c", Self.cutClient, "\(try #require(ws.server.baseURL.port))", path, ending])
+            #expect(cut.status == 0, "\(ending): \(cut.standardError)")
+        }
+        let health = try CommandRun.curl(["--cacert", tls.certificate, ws.server.baseURL.absoluteString + "/health"])
+        #expect(health.status == 0 && health.standardOutput.contains("ok"), "\(health.standardError)")
+        #expect(!ws.server.standardError.contains("internal failure"), "\(ws.server.standardError.suffix(2_000))")
+    }
+
+    /// A TLS client (Python's `ssl` over memory buffers, so that the socket can be closed
+    /// without TLS's own close) that sends a request head and 10 of the 1,000 bytes its
+    /// `Content-Length` promises, then ends by `argv[3]`: `close` (TCP only) or `damagedRecord`.
+    static let cutClient = """
+        import socket, ssl, sys, time
+        port, path, ending = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        raw = socket.create_connection(("127.0.0.1", port))
+        incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+        tls = context.wrap_bio(incoming, outgoing, server_hostname="localhost")
+        while True:
+            try:
+                tls.do_handshake()
+                break
+            except ssl.SSLWantReadError:
+                raw.sendall(outgoing.read())
+                incoming.write(raw.recv(65536))
+        raw.sendall(outgoing.read())
+        head = f"POST {path} HTTP/1.1\\r\\nHost: localhost\\r\\nContent-Length: 1000\\r\\n\\r\\n"
+        tls.write(head.encode() + b'{"zoneID"')
+        raw.sendall(outgoing.read())
+        time.sleep(0.3)
+        if ending == "damagedRecord":
+            raw.sendall(b"\\x17\\x03\\x03\\x00\\x10" + b"\\x00" * 16)
+            time.sleep(0.3)
+        raw.close()
+        time.sleep(0.3)
+        """
+
     @Test func anUnreadableCertificateStopsTheStartNamingTheKey() throws {
         let tls = try SelfSigned()
         defer { try? tls.directory.remove() }

@@ -16,13 +16,15 @@ import Testing
         let executor = EngineExecutor(threads: 1, maximumPending: 8, logger: capture.logger)
         executor.start()
         let release = Mutex(false)
+        let occupied = Mutex(false)
         let ran = Mutex(false)
         let occupying = Task {
             try await executor.run(requestID: "occupying") {
+                occupied.withLock { $0 = true }
                 while !release.withLock({ $0 }) { usleep(1_000) }
             }
         }
-        while executor.pendingCount < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        while !occupied.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
         let waiting = Task {
             try await executor.run(requestID: "waiting") { ran.withLock { $0 = true } }
         }

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import MetricsTestKit
 import NIOCore
+import NIOHTTP1
 import Synchronization
 import Testing
 
@@ -71,6 +72,24 @@ struct RequestMetricsMiddlewareTests {
             "hb.request.errors", [("http.route", "NotFound"), ("http.request.method", "GET"), ("error.type", "400")])
         #expect(errors.totalValue == 1)
         #expect(try Self.active(metrics) == 0)
+    }
+
+    /// A malformed request is counted under the 400 Hummingbird answers it with; a request whose
+    /// connection failed (nothing answered) under 499, not as a 500 of the server.
+    @Test func theConnectionsErrorsAreCountedUnderWhatTheClientGot() async throws {
+        struct Gone: Error {}
+        let cases: [(any Error & Sendable, String)] = [
+            (HTTPParserError.invalidChunkSize, "400"), (ConnectionFailure(underlying: Gone()), "499"),
+            (Gone(), "500"),
+        ]
+        for (error, status) in cases {
+            let metrics = TestMetrics()
+            await #expect(throws: (any Error).self) { _ = try await Self.respond(metrics) { throw error } }
+            #expect(
+                try metrics.expectCounter("hb.requests", Self.dimensions(status, route: "NotFound")).totalValue == 1,
+                "\(error)")
+            #expect(try Self.active(metrics) == 0)
+        }
     }
 
     // MARK: Support

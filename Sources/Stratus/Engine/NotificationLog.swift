@@ -56,7 +56,9 @@ package struct NotificationLog: Sendable {
     package func entries(after position: Int64, limit: Int) throws -> (entries: [NotificationEntry], head: Head) {
         try engine.read { txn in
             let head = try Head(decoding: txn.get(Self.headKey(number)))
-            let range = KeyRange(from: Self.entryKey(number, max(position, 0) + 1), to: Self.entriesEnd(number))
+            // No entry lies past the head: a position beyond it (up to Int64.max) reads from there.
+            let after = min(max(position, 0), head.next)
+            let range = KeyRange(from: Self.entryKey(number, after + 1), to: Self.entriesEnd(number))
             let entries = try txn.scan(range, limit: max(1, limit)).map { pair in
                 var reader = OrderedKeyReader(pair.key, from: Self.entryPrefix(number).bytes.count)
                 return try NotificationEntry(decoding: pair.value, position: try reader.readInteger())

@@ -12,9 +12,10 @@ internal import StratusWebServices
 ///
 /// The bytes are exactly those of ``WSChangesAnswerWriter/write(_:of:syncToken:namingZone:)``;
 /// only the framing differs (chunked transfer encoding instead of a `Content-Length`). A writer
-/// failure after the first piece (an entry the read accepted but the writer cannot write) is
-/// logged at error under the request ID and closes the connection mid-answer: the status has
-/// been sent. Within the first piece it is the request's error (500 `INTERNAL_ERROR`).
+/// failure in the first piece (an entry the read accepted but the writer cannot write) is the
+/// request's error (500 `INTERNAL_ERROR`): that piece is written before the head is sent. After
+/// it, the failure is logged at error under the request ID and closes the connection
+/// mid-answer: the status has been sent.
 struct ChangesAnswerStream: Sendable {
     /// Records written per piece: about 120 KiB of the Kinto peer's records (620 bytes each).
     static let recordsPerPiece = 200
@@ -34,16 +35,22 @@ struct ChangesAnswerStream: Sendable {
     let logger: Logger
 
     /// The 200 response: one piece with its length when the batch fits in one, pieces otherwise.
+    /// The first piece is written before the response is returned, so a change it cannot write
+    /// is still the request's error.
     func response() throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
-        guard count > Self.recordsPerPiece else {
-            var out = writer(capacity: 1024 * count + 256)
-            try writePiece(0..<count, into: &out)
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: out.bytes)))
-        }
-        let stream = self
-        return Response(status: .ok, headers: headers, body: ResponseBody { body in try await stream.send(to: &body) })
+        let firstEnd = min(count, Self.recordsPerPiece)
+        var out = writer(capacity: 1024 * firstEnd + 256)
+        try writePiece(0..<firstEnd, into: &out)
+        let first = ByteBuffer(bytes: out.bytes)
+        guard firstEnd < count else { return Response(status: .ok, headers: headers, body: .init(byteBuffer: first)) }
+        // The writer goes on with the pieces after the first: it knows what it has written.
+        out.removeAllBytes()
+        let (stream, rest) = (self, out)
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { body in try await stream.send(first, then: rest, to: &body) })
     }
 
     private var count: Int {
@@ -53,10 +60,14 @@ struct ChangesAnswerStream: Sendable {
         }
     }
 
-    /// Writes the answer into `body` piece by piece, then finishes it.
-    private func send(to body: inout any ResponseBodyWriter) async throws {
-        var out = writer(capacity: 1024 * Self.recordsPerPiece + 256)
-        var start = 0
+    /// Sends the `first` piece, then writes the others with `writer` (the one that wrote the
+    /// first, emptied) into `body` one by one, and finishes it.
+    private func send(
+        _ first: ByteBuffer, then writer: WSChangesAnswerWriter, to body: inout any ResponseBodyWriter
+    ) async throws {
+        try await body.write(first)
+        var out = writer
+        var start = Self.recordsPerPiece
         while start < count {
             let end = min(start + Self.recordsPerPiece, count)
             do {

@@ -43,7 +43,9 @@ final class EngineExecutor: Sendable {
     /// `body`'s result, computed on a pool thread. An engine error becomes the request's
     /// refusal (``ServerError``); any other error is an internal failure, logged with the
     /// request ID and not shown to the client. A task cancelled while its call waits for a
-    /// thread gets `CancellationError`, and the call does not run.
+    /// thread gets `CancellationError`, and the call does not run. (The pool also answers
+    /// `CancellationError` to a call it refuses because it is stopping: with the task not
+    /// cancelled, that is a failure, logged as one.)
     func run<T: Sendable>(requestID: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
         let waiting = pending.wrappingAdd(1, ordering: .relaxed).newValue
         defer { pending.wrappingSubtract(1, ordering: .relaxed) }
@@ -77,7 +79,7 @@ final class EngineExecutor: Sendable {
             throw ServerError(error)
         } catch let error as ServerError {
             throw error
-        } catch let error as CancellationError {
+        } catch let error as CancellationError where Task.isCancelled {
             // The caller's task was cancelled before a thread took the call: nothing ran, and
             // nothing failed (a client gone, a shutdown); the caller handles its cancellation.
             throw error

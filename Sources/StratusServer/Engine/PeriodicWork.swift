@@ -2,6 +2,7 @@ import Logging
 
 /// Work a stratusd repeats on a timer (credential and asset maintenance): `body` every
 /// `interval` until the task is cancelled; a failed round is logged and the next one still runs.
+/// A round cancelled (by graceful shutdown) ends the work without a warning.
 struct PeriodicWork: Sendable {
     var interval: Duration
     /// What the log's warning calls the work ("credential maintenance").
@@ -17,6 +18,8 @@ struct PeriodicWork: Sendable {
             }
             do {
                 try await body()
+            } catch is CancellationError {
+                return
             } catch {
                 logger.warning("\(name) failed", metadata: ["stratus.reason": "\(error)"])
             }

@@ -1,7 +1,5 @@
 import Hummingbird
 import Logging
-import NIOCore
-import NIOHTTP1
 
 /// Turns an error that no step of the request's path translated (a failure of the server
 /// itself, such as a stored entry it cannot write out, not a refusal of the request) into 500
@@ -10,8 +8,9 @@ import NIOHTTP1
 /// client (decision 0012.7).
 ///
 /// The connection's own errors pass unchanged, as Hummingbird handles them: a request whose
-/// framing is malformed (a bad chunk size: 400 and the connection closed), a client gone
-/// mid-request, a task cancelled because of it. They are the client's, not the server's.
+/// framing is malformed (a bad chunk size: 400 and the connection closed), a body whose
+/// connection failed while it was read (``ConnectionFailure``: the client gone, its TLS cut),
+/// a task cancelled. They are the client's, not the server's.
 struct InternalErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
@@ -21,15 +20,10 @@ struct InternalErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             throw error
         } catch {
-            guard !Self.isTheConnections(error) else { throw error }
+            guard !ErrorStatus.isTheConnections(error) else { throw error }
             context.logger.error(
                 "internal failure", metadata: ["stratus.request.id": "\(context.id)", "stratus.reason": "\(error)"])
             throw ServerError.internalFailure
         }
-    }
-
-    /// Whether `error` comes from the connection (its framing, its end) rather than the server.
-    static func isTheConnections(_ error: any Error) -> Bool {
-        error is HTTPParserError || error is CancellationError || error is ChannelError || error is IOError
     }
 }

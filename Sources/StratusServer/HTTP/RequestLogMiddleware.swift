@@ -17,11 +17,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             status = response.status
             log(request, context, status: status, since: start)
             return response
-        } catch let error as any HTTPResponseError {
-            log(request, context, status: error.status, since: start)
-            throw error
         } catch {
-            log(request, context, status: .internalServerError, since: start)
+            log(request, context, status: ErrorStatus.of(error), since: start)
             throw error
         }
     }

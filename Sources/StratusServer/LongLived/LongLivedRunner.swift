@@ -155,6 +155,8 @@ final class LongLivedRunner: Service, Sendable {
                     attempts > timing.maximumAttempts ? self.abandon(lease, attempts: attempts) : self.resume(lease)
                 }
             }
+        } catch is CancellationError {
+            // Graceful shutdown: ``run()`` stops the runs and releases the leases next.
         } catch {
             logger.warning("long-lived lease round failed", metadata: ["stratus.reason": "\(error)"])
         }

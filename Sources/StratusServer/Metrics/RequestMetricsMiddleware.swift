@@ -56,7 +56,7 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             return response
         } catch {
-            let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
+            let status = ErrorStatus.of(error)
             let endpoint = metrics.endpoint(
                 .init(route: context.endpointPath ?? "NotFound", method: request.method, status: status))
             endpoint.requests.increment()

@@ -158,6 +158,8 @@ final class NotificationHub: Sendable {
                 try engine.notificationHeads(logs)
             }
             resume(where: { waiter in heads[waiter.log].map { $0.next > waiter.seen } ?? false })
+        } catch is CancellationError {
+            // Graceful shutdown: every waiter ends by its own shutdown handler (``wait``).
         } catch {
             logger.warning("reading notification log heads failed", metadata: ["stratus.error": "\(error)"])
         }

@@ -83,7 +83,7 @@ struct NotificationRoutes: Sendable {
                 let (found, head) = try log.entries(after: position, limit: limit)
                 return (log.number, found, head)
             }
-            let reset = position + 1 < head.oldest
+            let reset = position < head.oldest - 1  // (position + 1 overflows at Int64.max)
             let left = deadline - ContinuousClock.now
             if !found.isEmpty || reset || left <= .zero || Task.isCancelled || Task.isShuttingDownGracefully {
                 return (found, reset, head.oldest)
@@ -122,7 +122,8 @@ struct NotificationRoutes: Sendable {
 
     private func ack(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let (token, entry) = try await courier(context)
-        let bytes = Array(try await request.body.collect(upTo: 64 << 10).readableBytesView)
+        let collected = try await server.collectBody(request, limit: 64 << 10, what: "acknowledgement")
+        let bytes = Array(collected.readableBytesView)
         guard let body = try? JSONValue.parse(bytes), case .integer(let position)? = body["position"], position >= 0
         else { throw ServerError.badRequest("the body is {\"position\": <a position of the log>}") }
         let cursor = try await acknowledge(token, entry, through: position, requestID: context.id)

@@ -34,7 +34,8 @@ struct TokensCreateRoute: Sendable {
         let pending = try await routes.authenticate(path, request, context)
         guard request.method == .post else { throw ServerError.methodNotAllowed("tokens/create", allowed: [.post]) }
         let userRecordName = try Self.user(pending)
-        let bytes = Array(try await request.body.collect(upTo: 64 << 10).readableBytesView)
+        let bytes = Array(
+            try await server.collectBody(request, limit: 64 << 10, what: "tokens/create body").readableBytesView)
         let apnsEnvironment = try Self.apnsEnvironment(bytes)
         let store = server.authStore
         let engine = server.engine

@@ -10,7 +10,7 @@ import Testing
 @Suite("stratusd: a damaged change entry")
 struct DamagedChangeEntryTests {
     static var zone: [String: Any] { ["zoneName": "Notes"] }
-    static let recordCount = 250
+    static let recordCount = 300
     /// The record whose entry is damaged: in the answer's second piece (pieces of 200).
     static let damaged = 230
 
@@ -55,6 +55,15 @@ struct DamagedChangeEntryTests {
         #expect(reaching.status == 500, "an answer of one piece that reaches the entry is refused whole")
         #expect(reaching.json["serverErrorCode"] as? String == "INTERNAL_ERROR", "\(reaching.json)")
         let uuid = try #require(reaching.json["uuid"] as? String)
+        let early = try await ws.post(
+            "records/changes", ["zoneID": Self.zone, "resultsLimit": 50], database: "private", at: restarted.baseURL)
+        let earlyToken = try #require(early.json["syncToken"] as? String)
+        let longFromThere = try await ws.post(
+            "records/changes", ["zoneID": Self.zone, "syncToken": earlyToken, "resultsLimit": 300],
+            database: "private", at: restarted.baseURL)
+        #expect(
+            longFromThere.status == 500 && longFromThere.json["serverErrorCode"] as? String == "INTERNAL_ERROR",
+            "an answer in pieces whose first piece (records 50–249) reaches the entry is refused whole")
         let failure = restarted.standardError.split(separator: "\n").first { $0.contains("internal failure") }
         #expect(failure?.contains(uuid) == true, "the log names the refused request: \(failure ?? "no line")")
         #expect(

@@ -253,6 +253,35 @@ struct NotificationEndpointTests {
         stream.split(separator: "\n").compactMap { $0.hasPrefix("id: ") ? Int($0.dropFirst(4)) : nil }
     }
 
+    /// Positions at the end of `Int64`'s range are read as past the log's head, never added to
+    /// (a poll after `Int64.max` or a stream from that `Last-Event-ID` trapped on an overflow and
+    /// ended the process): they answer, and the server answers on. An acknowledgement body over
+    /// its 64 KiB limit is 413 with CloudKit's error dictionary.
+    @Test func positionsAtTheEndOfTheRangeAreAnsweredNotOverflowed() async throws {
+        let ws = try WebServicesFixture()
+        try ws.subscribe(ws.aliceSession, Self.subscriptions)
+        let courier = try await ws.courierPath(as: .alice)
+        try await ws.saveNotes(["a"], priority: 9)
+        let far = try await ws.poll(courier, "after=\(Int64.max)&timeout=0")
+        #expect(far.status == 200 && far.positions.isEmpty, "\(far.json)")
+        let stream = try ws.readEvents(courier + "/events", lastEventID: Int.max, seconds: 1, headers: true)
+        #expect(stream.hasPrefix("HTTP/1.1 200"), "\(stream.prefix(300))")
+        let acknowledged = try await ws.send(
+            "POST", courier + "/ack", body: try JSONSerialization.data(withJSONObject: ["position": Int64.max]),
+            as: .none)
+        #expect(acknowledged.status == 200, "\(acknowledged.json)")
+        let oversized = try await ws.send(
+            "POST", courier + "/ack",
+            body: Data(("{\"position\": 1, \"pad\": \"" + String(repeating: "x", count: 70_000) + "\"}").utf8),
+            as: .none)
+        #expect(
+            oversized.status == 413 && oversized.json["serverErrorCode"] as? String == "BAD_REQUEST",
+            "\(oversized.json)")
+        #expect(ws.server.process.isRunning, "the server is still up")
+        #expect(try await ws.poll(courier).status == 200)
+        #expect(!ws.serverLog.contains("internal failure"))
+    }
+
     static func nid(_ payload: [String: Any]) -> String? {
         (payload["ck"] as? [String: Any])?["nid"] as? String
     }
