@@ -208,7 +208,11 @@ extension FieldValue {
         case .string(let string): return .string(NotificationEntry.truncated(string))
         case .integer(let int, _): return .integer(int)
         case .double(let double, _): return .double(double)
-        case .date(let date): return .integer(Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        case .date(let date):
+            // Saturated: a client may store any date, and a conversion beyond Int64 would trap.
+            let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+            if milliseconds.isNaN { return nil }
+            return .integer(Int64(exactly: milliseconds) ?? (milliseconds < 0 ? .min : .max))
         case .reference(let reference): return .string(reference.recordName)
         default: return nil
         }

@@ -173,7 +173,9 @@ struct StoredPredicate: Sendable, Equatable {
         }
     }
 
-    private static func readValue(_ r: inout ByteReader) throws -> PredicateValue {
+    /// A value of the predicate; lists nested deeper than `FieldValueCodec.maximumListDepth`
+    /// are damaged (a client's bytes must not recurse this reader off its stack).
+    private static func readValue(_ r: inout ByteReader, depth: Int = 0) throws -> PredicateValue {
         switch try r.readByte() {
         case 0: return .null
         case 1: return .string(try r.readString())
@@ -187,10 +189,11 @@ struct StoredPredicate: Sendable, Equatable {
                 recordName: try r.readString(), zoneName: try r.readString(), ownerName: try r.readString())
         case 8: return .location(latitude: try r.readDouble(), longitude: try r.readDouble())
         case 9:
+            guard depth < FieldValueCodec.maximumListDepth else { throw EngineError.corruptValue }
             let count = try r.readVarint()
             guard count <= r.remaining else { throw EngineError.corruptValue }
             var elements: [PredicateValue] = []
-            for _ in 0..<count { elements.append(try readValue(&r)) }
+            for _ in 0..<count { elements.append(try readValue(&r, depth: depth + 1)) }
             return .list(elements)
         default:
             throw EngineError.corruptValue

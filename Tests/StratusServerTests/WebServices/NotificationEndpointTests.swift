@@ -282,6 +282,39 @@ struct NotificationEndpointTests {
         #expect(!ws.serverLog.contains("internal failure"))
     }
 
+    /// A TIMESTAMP at the end of `Int64`'s range in a field a subscription's notification
+    /// carries is saved and notified with the date saturated; its conversion used to trap inside
+    /// the committing transaction and end the process.
+    @Test func aFarTimestampInANotifiedFieldIsSavedAndNotified() async throws {
+        let ws = try WebServicesFixture()
+        let subscription: [String: Any] = [
+            "subscriptionID": "far", "subscriptionType": "query", "query": ["recordType": "Evt"],
+            "firesOn": ["create"], "notificationInfo": ["desiredKeys": ["when"]],
+        ]
+        let subscribed = try await ws.post(
+            "subscriptions/modify", ["operations": [["operationType": "create", "subscription": subscription]]],
+            database: "private")
+        #expect(subscribed.status == 200, "\(subscribed.json)")
+        let courier = try await ws.courierPath(as: .alice)
+        let saved = try await ws.post(
+            "records/modify",
+            [
+                "operations": [
+                    [
+                        "operationType": "create",
+                        "record": [
+                            "recordName": "far", "recordType": "Evt",
+                            "fields": ["when": ["value": Int64.max, "type": "TIMESTAMP"]],
+                        ],
+                    ]
+                ]
+            ], database: "private")
+        #expect(saved.status == 200 && saved.records.first?["serverErrorCode"] == nil, "\(saved.json)")
+        #expect(ws.server.process.isRunning, "the server is still up")
+        let polled = try await ws.poll(courier)
+        #expect(polled.positions.count == 1, "\(polled.json)")
+    }
+
     static func nid(_ payload: [String: Any]) -> String? {
         (payload["ck"] as? [String: Any])?["nid"] as? String
     }

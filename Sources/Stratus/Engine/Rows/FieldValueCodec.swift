@@ -50,7 +50,16 @@ enum FieldValueCodec {
         }
     }
 
+    /// How deep lists may nest in stored or sent bytes; deeper is damaged. CloudKit's lists hold
+    /// no lists, and a reader recursing without a bound could be driven off its thread's stack
+    /// by a client's bytes (a binary `records/modify` body, a long-lived operation's request).
+    static let maximumListDepth = 16
+
     static func read(from r: inout some ByteReading) throws -> FieldValue {
+        try read(from: &r, depth: 0)
+    }
+
+    private static func read(from r: inout some ByteReading, depth: Int) throws -> FieldValue {
         switch try r.readByte() {
         case 1: return .string(try r.readString())
         case 2:
@@ -80,11 +89,12 @@ enum FieldValueCodec {
         case 8:
             return .asset(AssetValue(contentID: try r.readString(), size: try r.readInt64(), pendingFile: nil))
         case 9:
+            guard depth < maximumListDepth else { throw EngineError.corruptValue }
             let count = try r.readVarint()
             guard count <= r.remaining else { throw EngineError.corruptValue }
             var items: [FieldValue] = []
             items.reserveCapacity(count)
-            for _ in 0..<count { items.append(try read(from: &r)) }
+            for _ in 0..<count { items.append(try read(from: &r, depth: depth + 1)) }
             return .list(items)
         case 0xFF: return .invalid(try r.readString())
         default: throw EngineError.corruptValue

@@ -24,8 +24,9 @@ extension StoredRecord {
 }
 
 extension FieldValueCodec {
-    /// Moves `r` past a value written by `write(_:to:)`; whether it holds an asset.
-    static func skip(_ r: inout ByteReader) throws -> Bool {
+    /// Moves `r` past a value written by `write(_:to:)`; whether it holds an asset. Lists
+    /// nested deeper than ``maximumListDepth`` are damaged, as for ``read(from:)``.
+    static func skip(_ r: inout ByteReader, depth: Int = 0) throws -> Bool {
         switch try r.readByte() {
         case 1, 0xFF: try r.skipCounted()
         case 2, 3: try r.skip(9)
@@ -40,11 +41,12 @@ extension FieldValueCodec {
             try r.skip(8)
             return true
         case 9:
+            guard depth < maximumListDepth else { throw EngineError.corruptValue }
             let count = try r.readVarint()
             guard count <= r.remaining else { throw EngineError.corruptValue }
             var containsAsset = false
             for _ in 0..<count {
-                if try skip(&r) { containsAsset = true }
+                if try skip(&r, depth: depth + 1) { containsAsset = true }
             }
             return containsAsset
         default: throw EngineError.corruptValue
