@@ -75,6 +75,13 @@ enum ZoneChangesEndpoints {
                     zone.desiredKeys ?? body.desiredKeys
                 ))
         }
+        // Each zone once: a zone named 400 times would be read and written 400 times, a small
+        // request turned into an answer of hundreds of megabytes.
+        var named = Set<CKRecordZone.ID>()
+        for (index, request) in requests.enumerated() where !named.insert(request.0).inserted {
+            throw ServerError.badRequest(
+                "zones[\(index)] names zone '\(request.0.zoneName)' again; name each zone once")
+        }
         let asked = requests
         let numbersAsStrings = body.numbersAsStrings ?? false
         // Read and written on the engine's thread, as in records/changes.

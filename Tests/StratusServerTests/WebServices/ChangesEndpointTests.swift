@@ -80,6 +80,22 @@ struct ChangesEndpointTests {
         #expect((short.json["records"] as? [[String: Any]])?.compactMap { $0["recordName"] as? String } == ["late"])
     }
 
+    /// `changes/zone` reads each zone once: a zone named twice is refused (400, naming it), so
+    /// a small request cannot have one zone's changes read and written hundreds of times.
+    @Test func aZoneNamedTwiceInChangesZoneIsRefused() async throws {
+        let ws = try WebServicesFixture()
+        try await makeZone(ws)
+        try await save(ws, ["a"])
+        let twice = try await ws.post(
+            "changes/zone", ["zones": [["zoneID": Self.zone], ["zoneID": Self.zone]]], database: "private")
+        #expect(twice.status == 400, "\(twice.json)")
+        #expect(twice.json["serverErrorCode"] as? String == "BAD_REQUEST")
+        #expect(
+            (twice.json["reason"] as? String)?.contains("zones[1] names zone 'Notes' again") == true, "\(twice.json)")
+        let once = try await ws.post("changes/zone", ["zones": [["zoneID": Self.zone]]], database: "private")
+        #expect(once.status == 200, "\(once.json)")
+    }
+
     @Test func aSyncTokenCarriesOnWhereItLeftOff() async throws {
         let ws = try WebServicesFixture()
         try await makeZone(ws)
