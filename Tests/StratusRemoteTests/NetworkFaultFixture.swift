@@ -74,6 +74,16 @@ final class NetworkFaultFixture: Sendable {
         }
     }
 
+    /// Waits (at most `seconds`) until the last exchange of each of `operations` is recorded as
+    /// answered. The proxy records an answer once it has written it, a moment after the client
+    /// may already have read it and returned: checking at once races that record.
+    func waitForAnswers(to operations: [String], seconds: Double = 10) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, operations.contains(where: { exchanges($0).last?.answered != true }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     /// Waits (at most `seconds`) until the proxy has forwarded every request it stalled.
     func waitForStalledRequests(seconds: Double = 30) async throws {
         let deadline = Date().addingTimeInterval(seconds)

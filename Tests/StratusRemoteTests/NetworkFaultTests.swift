@@ -20,6 +20,7 @@ struct NetworkFaultTests {
         let result = try await fixture.throughProxy().modifyRecords(saving: [record], deleting: [])
         let saved = try #require(try result.saveResults[record.recordID]?.get(), "\(fixture.transcript)")
 
+        try await fixture.waitForAnswers(to: ["records/modify"])
         let modifies = fixture.exchanges("records/modify")
         #expect(modifies.count == 2, "\(fixture.transcript)")
         #expect(modifies.allSatisfy { $0.reachedServer }, "both attempts reached the server: \(fixture.transcript)")
@@ -150,7 +151,9 @@ struct NetworkFaultTests {
         let changes = try await database.recordZoneChanges(inZoneWith: NetworkFaultFixture.zone, since: nil)
         #expect(changes.modificationResultsByID.count == 3)
 
-        for operation in ["records/lookup", "records/query", "records/changes"] {
+        let operations = ["records/lookup", "records/query", "records/changes"]
+        try await fixture.waitForAnswers(to: operations)
+        for operation in operations {
             let exchanges = fixture.exchanges(operation)
             #expect(exchanges.map(\.answered) == [false, true], "\(operation): \(fixture.transcript)")
         }
