@@ -69,8 +69,8 @@ extension ServerState {
                 stratusErrorCode: "limitExceeded")
         } catch let error as HTTPParserError {
             throw error  // Hummingbird answers it: 400, and the connection closed.
-        } catch is CancellationError {
-            throw CancellationError()
+        } catch let error as CancellationError {
+            throw error
         } catch {
             throw ConnectionFailure(underlying: error)
         }

@@ -447,6 +447,15 @@ extension DatabaseContext {
             {
                 return .make(.invalidArguments, "field '\(name)' holds a list with a value CloudKit cannot store")
             }
+            // The API refuses one when it is set (`FieldValue(recordValue:)`); values decoded from
+            // bytes (a binary records/modify body, a long-lived operation's request) are checked here.
+            if case .list(let items) = value,
+                let index = items.firstIndex(where: { if case .list = $0 { return true } else { return false } })
+            {
+                return .make(
+                    .invalidArguments,
+                    "field '\(name)' holds a list inside a list (item \(index)), which CloudKit cannot store")
+            }
             for reference in value.references
             where reference.zoneName != id.zoneID.zoneName || reference.ownerName != id.zoneID.ownerName {
                 return .make(

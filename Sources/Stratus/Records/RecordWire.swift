@@ -194,16 +194,9 @@ package struct RecordWireReader {
     package mutating func optionalBytes() throws(RecordWireError) -> Data? {
         try byte() == 0 ? nil : Data(try bytes())
     }
-    /// A field value as ``RecordWireWriter/value(_:)`` wrote it. A list holding a list is
-    /// refused, as the API refuses one (`FieldValue(recordValue:)`): CloudKit has none.
+    /// A field value as ``RecordWireWriter/value(_:)`` wrote it.
     package mutating func value() throws(RecordWireError) -> FieldValue {
-        let offset = reader.offset
-        let value = try wire { try FieldValueCodec.read(from: &$0) }
-        if case .list(let items) = value, items.contains(where: { if case .list = $0 { true } else { false } }) {
-            throw RecordWireError(
-                "the value at offset \(offset) is a list inside a list, which CloudKit does not store")
-        }
-        return value
+        try wire { try FieldValueCodec.read(from: &$0) }
     }
 
     /// A fetched or answered record in `zoneID`, as the engine's `makeRecord` makes one: no

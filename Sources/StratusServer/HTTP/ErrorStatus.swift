@@ -11,18 +11,18 @@ enum ErrorStatus {
 
     /// A refusal's own status; 400 for a malformed request (Hummingbird answers it so and
     /// closes the connection); 499 for the connection's own failure
-    /// (``isTheConnections(_:)``); 500 for anything else.
+    /// (``isFromTheConnection(_:)``); 500 for anything else.
     static func of(_ error: any Error) -> HTTPResponse.Status {
         if let refusal = error as? any HTTPResponseError { return refusal.status }
         if error is HTTPParserError { return .badRequest }
-        if isTheConnections(error) { return clientClosedRequest }
+        if isFromTheConnection(error) { return clientClosedRequest }
         return .internalServerError
     }
 
     /// Whether `error` comes from the connection (its framing, its end) rather than the server:
     /// a malformed request, a body whose connection failed while it was read
     /// (``ConnectionFailure``), a cancelled task, NIO's channel and I/O errors.
-    static func isTheConnections(_ error: any Error) -> Bool {
+    static func isFromTheConnection(_ error: any Error) -> Bool {
         error is HTTPParserError || error is ConnectionFailure || error is CancellationError || error is ChannelError
             || error is IOError
     }

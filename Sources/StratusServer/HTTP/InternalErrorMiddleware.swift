@@ -20,7 +20,7 @@ struct InternalErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             throw error
         } catch {
-            guard !ErrorStatus.isTheConnections(error) else { throw error }
+            guard !ErrorStatus.isFromTheConnection(error) else { throw error }
             context.logger.error(
                 "internal failure", metadata: ["stratus.request.id": "\(context.id)", "stratus.reason": "\(error)"])
             throw ServerError.internalFailure
