@@ -1,4 +1,5 @@
 import Foundation
+import StratusTestSupport
 import Testing
 
 @testable import Stratus
@@ -307,6 +308,56 @@ import Testing
         #expect(merged["k5"] as? Int == 500)
         #expect(merged["z"] as? String == "theirs")
         #expect(merged["a"] as? String == "mine")
+    }
+
+    /// A table built from a list of assignments at once is the one the subscript builds
+    /// setting them in turn: later values win, `nil` removes, equivalent spellings are one
+    /// field, ASCII names sorted; on both sides of the size where it stops assigning in turn.
+    @Test(arguments: [0, 5, 64, 65, 300, 5_000])
+    func assigningAtOnceIsAssigningInTurn(count: Int) {
+        var generator = SeededGenerator(seed: UInt64(count) &+ 7)
+        let spellings = Self.equivalentSpellings.flatMap { $0 }
+        for round in 0..<4 {
+            var assignments: [(key: String, value: FieldValue?)] = []
+            for n in 0..<count {
+                let pick = Int(generator.next() % 100)
+                let key: String
+                switch round {
+                case 0: key = "f\(generator.next() % UInt64(max(1, count)))"  // ASCII, repeats
+                case 1: key = pick < 10 ? Self.oddNames[pick % Self.oddNames.count] : "f\(n)"
+                case 2: key = pick < 10 ? spellings[pick % spellings.count] : "g\(count - n)"
+                default: key = "h\(n)"  // ASCII, each once, in reverse order of names
+                }
+                assignments.append((key, pick < 15 ? nil : Self.value(n)))
+            }
+            if round == 3 { assignments.reverse() }
+            var inTurn = FieldTable()
+            for (key, value) in assignments { inTurn[key] = value }
+            let atOnce = FieldTable(assigning: assignments)
+            #expect(atOnce == inTurn, "round \(round) of \(count)")
+            if round == 0 || round == 3 { #expect(atOnce.keys == inTurn.keys) }
+            for key in inTurn.keys { #expect(atOnce[key] == inTurn[key]) }
+        }
+    }
+
+    /// Changed keys keep the order keys were first changed in and each key once, past the
+    /// size where a set answers instead of a scan; equivalent spellings are one key.
+    @Test func changedKeysAreEachKeyOnceInFirstOrder() {
+        var keys = ChangedKeys()
+        var expected: [String] = []
+        for n in (0..<100).reversed() {
+            keys.insert("k\(n % 40)")
+            if !expected.contains("k\(n % 40)") { expected.append("k\(n % 40)") }
+        }
+        keys.insert("\u{E9}")
+        keys.insert("e\u{301}")
+        expected.append("\u{E9}")
+        #expect(keys.names == expected)
+        keys.removeAll()
+        #expect(keys.isEmpty)
+        keys.insert("k1")
+        keys.insert("k1")
+        #expect(keys.names == ["k1"])
     }
 
     /// A value of each kind, chosen by `n`.

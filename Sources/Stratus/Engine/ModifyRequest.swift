@@ -55,7 +55,7 @@ package struct ModifyRequest: Sendable {
             self.recordType = record.recordType
             self.mode = mode
             self.values = snapshot.values
-            self.changedKeys = snapshot.changed
+            self.changedKeys = snapshot.changed.names
             self.system = snapshot.system
         }
 

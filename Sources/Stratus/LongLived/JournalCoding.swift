@@ -69,7 +69,7 @@ extension ByteWriter {
             writeVarint(assets.count)
             for asset in assets { write(optional: asset.pendingFile?.path) }
         }
-        write(strings: state.changed)
+        write(strings: state.changed.names)
     }
 
     mutating func write(optionalRecord record: CKRecord?) {
@@ -237,7 +237,7 @@ extension ByteReader {
             var remaining = files[...]
             state.values[name] = try value.attachingFiles(&remaining, context: context)
         }
-        state.changed = try readStrings() ?? []
+        state.changed = ChangedKeys(try readStrings() ?? [])
         return CKRecord(recordType: type, recordID: id, state: state)
     }
 

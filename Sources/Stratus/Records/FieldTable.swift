@@ -119,10 +119,39 @@ struct FieldTable: Sendable, Hashable {
         if sortedASCII && keys.count == values.count {
             self = FieldTable(keys: keys, values: values)
         } else {
-            var table = FieldTable()
-            for (key, value) in zip(keys, values) { table[key] = value }
-            self = table
+            self = FieldTable(assigning: zip(keys, values).map { ($0, $1) })
         }
+    }
+
+    /// The fields `assignments` leave, as if each were set in turn with the subscript (a later
+    /// value of a name replaces an earlier one, `nil` removes it), without the subscript's
+    /// search per field: a request's record may have thousands of fields, in any order, and
+    /// inserting each where it belongs would move the fields after it every time.
+    init(assigning assignments: [(key: String, value: FieldValue?)]) {
+        guard assignments.count > 64 else {
+            var table = FieldTable()
+            for (key, value) in assignments { table[key] = value }
+            self = table
+            return
+        }
+        // Per name: the assignment that inserted it (its spelling, as the subscript keeps
+        // the spelling a field was inserted with), the last one (its value), whether present.
+        var slots: [String: (inserted: Int, last: Int, present: Bool)] = [:]
+        slots.reserveCapacity(assignments.count)
+        for (index, assignment) in assignments.enumerated() {
+            let present = assignment.value != nil
+            if let slot = slots[assignment.key], slot.present {
+                slots[assignment.key] = (slot.inserted, index, present)
+            } else {
+                slots[assignment.key] = (index, index, present)
+            }
+        }
+        var kept = slots.values.filter(\.present).sorted { $0.inserted < $1.inserted }
+        let allASCII = kept.allSatisfy { Self.isASCII(assignments[$0.inserted].key) }
+        if allASCII { kept.sort { assignments[$0.inserted].key < assignments[$1.inserted].key } }
+        self.init(
+            keys: kept.map { assignments[$0.inserted].key }, values: kept.compactMap { assignments[$0.last].value })
+        hasNonASCIIName = !allASCII
     }
 
     private init(keys: [String], values: [FieldValue]) {

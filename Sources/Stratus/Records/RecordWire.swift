@@ -245,19 +245,18 @@ package struct RecordWireReader {
         }
         let count = try varint()
         guard count <= reader.remaining else { throw RecordWireError("more fields than bytes") }
-        state.changed.reserveCapacity(count)
+        var assignments: [(key: String, value: FieldValue?)] = []
+        assignments.reserveCapacity(count)
         for _ in 0..<count {
             let key = try string()
-            let present = try byte()
-            if present == 1 {
-                state.values[key] = try value()
-            } else if present == 0 {
-                state.values[key] = nil
-            } else {
-                throw RecordWireError("field '\(key)': a presence tag is not 0 or 1")
+            switch try byte() {
+            case 1: assignments.append((key, try value()))
+            case 0: assignments.append((key, nil))
+            default: throw RecordWireError("field '\(key)': a presence tag is not 0 or 1")
             }
-            if !state.changed.contains(key) { state.changed.append(key) }
         }
+        state.values = FieldTable(assigning: assignments)
+        state.changed = ChangedKeys(assignments.map(\.key))
         return CKRecord(recordType: type, recordID: CKRecord.ID(recordName: name, zoneID: zoneID), state: state)
     }
 

@@ -4,7 +4,7 @@ internal import Stratus
 internal import StratusWebServices
 
 /// `records/lookup`: the records by name, from one snapshot, answered one dictionary per
-/// requested name in request order (a name asked twice is answered twice).
+/// requested name in request order (a name asked twice is refused).
 enum RecordsLookup {
     static let operation = DatabaseOperation(
         name: "records/lookup", methods: [.post], writes: false, handle: handle)
@@ -16,6 +16,13 @@ enum RecordsLookup {
             throw ServerError.badRequest(
                 "the request asks for \(body.records.count) records; the limit is \(limit)",
                 stratusErrorCode: "limitExceeded")
+        }
+        // Each name once: a large record named 400 times would be written 400 times, a small
+        // request turned into an answer of hundreds of megabytes.
+        var named = Set<String>()
+        for (index, item) in body.records.enumerated() where !named.insert(item.recordName).inserted {
+            throw ServerError.badRequest(
+                "records[\(index)] names record '\(item.recordName)' again; name each record once")
         }
         let translator = call.translator
         let zone = body.zoneID.map(translator.zoneID(from:)) ?? CKRecordZone.ID.default

@@ -26,8 +26,15 @@ extension WSRecordTranslator {
             }
             return
         }
-        for name in Self.sortedNames(desiredKeys ?? names) {
-            guard let index = names.firstIndex(of: name) else { continue }
+        let wanted = Self.sortedNames(desiredKeys ?? names)
+        // A scan per name for the few fields most records have; a table for many, where a
+        // scan per name would grow with the product of the two (a request chooses both).
+        let positions: [String: Int]? =
+            names.count > 16 && wanted.count > 1
+            ? Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }) : nil
+        for name in wanted {
+            let found: Int? = if let positions { positions[name] } else { names.firstIndex(of: name) }
+            guard let index = found else { continue }
             writeStoredField(name, values[index], numbersAsStrings: numbersAsStrings, into: &out)
         }
     }

@@ -74,9 +74,11 @@ package struct WSRecordTranslator: Sendable {
         }
         let id = recordID(from: dictionary, defaultZone: defaultZone)
         let record = CKRecord(recordType: recordType, recordID: id)
+        var fields: [(key: String, value: (any CKRecordValue)?)] = []
         for (name, field) in (dictionary.fields ?? [:]).sorted(by: { $0.key < $1.key }) {
-            record[name] = try value(of: field, named: name, zone: id.zoneID)
+            fields.append((name, try value(of: field, named: name, zone: id.zoneID)))
         }
+        record.setObjects(fields)
         if let parent = dictionary.parent {
             record.parent = try parentReference(parent, zone: id.zoneID)
         }
