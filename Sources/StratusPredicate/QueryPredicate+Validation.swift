@@ -15,10 +15,27 @@ extension QueryPredicate {
     /// depends on the field's type, so it is decided at evaluation (see
     /// ``evaluateStrictly(_:now:)``).
     ///
-    /// - Throws: ``QueryPredicateError`` with code ``QueryPredicateError/Code/unsupported``.
+    /// Also refused, with code ``QueryPredicateError/Code/limitExceeded``: a predicate holding
+    /// more than ``maximumValues`` values, counting each constant of a list or aggregate
+    /// (`IN`, `CONTAINS` of a list), each word of a tokenized search and one for every other
+    /// comparison. CloudKit refuses such filters too ("Query filter exceeds the limit of
+    /// values: 250"); every value is a group of an index to read and a test on every record.
+    ///
+    /// - Throws: ``QueryPredicateError`` with code ``QueryPredicateError/Code/unsupported`` or
+    ///   ``QueryPredicateError/Code/limitExceeded``.
     public func validateForCloudKit() throws(QueryPredicateError) {
         try PredicateValidator.validate(self, underNot: false)
+        let values = PredicateValidator.valueCount(self)
+        if values > Self.maximumValues {
+            throw QueryPredicateError(
+                .limitExceeded,
+                "Query filter exceeds the limit of values: \(Self.maximumValues) (this one holds \(values), counting each value of a list, each word of a token search and each other comparison)"
+            )
+        }
     }
+
+    /// The most values a CloudKit query's predicate may hold (see ``validateForCloudKit()``).
+    public static let maximumValues = 250
 }
 
 /// The rules of ``QueryPredicate/validateForCloudKit()``.
@@ -126,6 +143,29 @@ enum PredicateValidator {
             }
         default:
             break
+        }
+    }
+
+    /// The values `expression` holds, as ``QueryPredicate/validateForCloudKit()`` counts them.
+    static func valueCount(_ expression: QueryPredicate) -> Int {
+        switch expression {
+        case .true, .false: return 0
+        case .and(let subpredicates), .or(let subpredicates): return subpredicates.reduce(0) { $0 + valueCount($1) }
+        case .not(let subpredicate): return valueCount(subpredicate)
+        case .comparison(let comparison):
+            if comparison.isTokenSearch, case .constant(.string(let words)) = comparison.right {
+                return max(1, PredicateTokenizer.tokenize(words).count)
+            }
+            return max(1, valueCount(comparison.left), valueCount(comparison.right))
+        }
+    }
+
+    /// The values of a list or an aggregate; 1 for any other operand.
+    private static func valueCount(_ operand: PredicateOperand) -> Int {
+        switch operand {
+        case .aggregate(let elements): return elements.count
+        case .constant(.list(let elements)): return elements.count
+        default: return 1
         }
     }
 

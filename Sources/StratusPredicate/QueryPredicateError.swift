@@ -3,7 +3,8 @@ import Foundation
 /// Why a predicate could not be parsed, is not allowed in a CloudKit query, or could not be
 /// evaluated against a record.
 ///
-/// The engine maps every `QueryPredicateError` to `CKError.invalidArguments` and uses ``message``
+/// The engine maps a `QueryPredicateError` to `CKError.invalidArguments` (``Code/limitExceeded``
+/// to `CKError.limitExceeded`) and uses ``message``
 /// as the error's description. Messages name the offending construct (the operator, the key,
 /// the format specifier or the argument type) so that a client can find it in its format
 /// string.
@@ -23,8 +24,11 @@ public struct QueryPredicateError: Error, Sendable, Equatable, CustomStringConve
         /// not a list, …). Only raised by
         /// ``QueryPredicate/evaluateStrictly(_:now:)``.
         case evaluation
+        /// The predicate holds more values than a CloudKit query allows
+        /// (``QueryPredicate/maximumValues``). The engine maps it to `CKError.limitExceeded`.
+        case limitExceeded
 
-        /// The code's name (`syntax`, `argument`, `unsupported`, `evaluation`).
+        /// The code's name (`syntax`, `argument`, `unsupported`, `evaluation`, `limitExceeded`).
         public var description: String { rawValue }
     }
 

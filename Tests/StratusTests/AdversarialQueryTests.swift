@@ -122,4 +122,39 @@ import Testing
             #expect(try await Self.walk(database, sorted, nil, limit: 1) == whole)
         }
     }
+
+    /// A predicate of more values than CloudKit allows (250: a value of a list, a word of a
+    /// token search, any other comparison) is refused with `limitExceeded` in a query and in
+    /// a subscription; one at the limit runs.
+    @Test func predicatesOfMoreThan250ValuesAreRefused() async throws {
+        let database = OpsTestKit.makeContainer().privateCloudDatabase
+        let zoneID = try await OpsTestKit.makeZone("Limits", in: database)
+        try await Self.save([("a", "w0"), ("b", "other")], type: "L", in: database, zone: zoneID)
+        let words = (0..<251).map { "w\($0)" }
+        let tooMany = [
+            NSPredicate(format: "v IN %@", words),
+            NSPredicate(format: "self CONTAINS %@", words.joined(separator: " ")),
+            NSPredicate(format: words.map { _ in "v != %@" }.joined(separator: " AND "), argumentArray: words),
+        ]
+        for predicate in tooMany {
+            let query = CKQuery(recordType: "L", predicate: predicate)
+            do {
+                _ = try await database.records(matching: query, inZoneWith: zoneID)
+                Issue.record("a predicate of 251 values ran")
+            } catch let error as CKError {
+                #expect(error.code == .limitExceeded, "\(error)")
+                #expect(error.localizedDescription.contains("limit of values: 250"), "\(error)")
+            }
+            let subscription = CKQuerySubscription(recordType: "L", predicate: predicate, subscriptionID: "too-many")
+            do {
+                _ = try await database.save(subscription)
+                Issue.record("a subscription of 251 values was saved")
+            } catch let error as CKError {
+                #expect(error.code == .limitExceeded, "\(error)")
+            }
+        }
+        let atLimit = CKQuery(recordType: "L", predicate: NSPredicate(format: "v IN %@", Array(words.prefix(250))))
+        let page = try await database.records(matching: atLimit, inZoneWith: zoneID)
+        #expect(page.matchResults.map(\.0.recordName) == ["a"])
+    }
 }

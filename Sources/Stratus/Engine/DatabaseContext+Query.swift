@@ -32,7 +32,9 @@ extension DatabaseContext {
         case .failure(let error): throw CKError.make(.invalidArguments, "invalid query predicate: \(error.message)")
         }
         do throws(QueryPredicateError) { try expression.validateForCloudKit() } catch {
-            throw CKError.make(.invalidArguments, "invalid query predicate: \(error.message)")
+            throw CKError.make(
+                error.code == .limitExceeded ? .limitExceeded : .invalidArguments,
+                "invalid query predicate: \(error.message)")
         }
         let sortKeys = try query.sortKeys()
         if let problem = Validation.recordTypeProblem(query.recordType) {

@@ -28,11 +28,12 @@ struct StoredPredicate: Sendable, Equatable {
         case .failure(let error):
             throw CKError.make(.invalidArguments, "The subscription's predicate cannot be used: \(error.message)")
         }
-        do {
+        do throws(QueryPredicateError) {
             try expression.validateForCloudKit()
         } catch {
             throw CKError.make(
-                .invalidArguments, "The subscription's predicate is not supported by CloudKit: \(error.message)")
+                error.code == .limitExceeded ? .limitExceeded : .invalidArguments,
+                "The subscription's predicate is not supported by CloudKit: \(error.message)")
         }
         self.init(expression)
         guard makePredicate().stratusExpression == expression else {

@@ -269,6 +269,45 @@ struct QueryEndpointTests {
         #expect(noDistance.status == 400 && (noDistance.json["reason"] as? String)?.contains("distance") == true)
     }
 
+    /// A filter of more values than CloudKit allows (250) is refused before it is planned:
+    /// each word of a token search and each value of a list is a group of an index to read
+    /// and a test on every record (2,500 words once held a server thread for 48 seconds).
+    @Test func aFilterOfMoreValuesThanCloudKitAllowsIsRefused() async throws {
+        let ws = try WebServicesFixture()
+        try await seedFruits(ws)
+        let words = (0..<2_500).map { "w\($0)" }
+        let tooMany: [[String: Any]] = [
+            Self.filter("CONTAINS_ALL_TOKENS", "note", words.joined(separator: " ")),
+            Self.filter("CONTAINS_ANY_TOKENS", "note", words.prefix(251).joined(separator: " ")),
+            Self.filter("IN", "name", words.prefix(251).map { $0 }, type: "STRING_LIST"),
+            Self.filter("LIST_CONTAINS_ANY", "tags", words.prefix(251).map { $0 }, type: "STRING_LIST"),
+        ]
+        for filter in tooMany {
+            let answer = try await ws.post("records/query", ["query": ["recordType": "Fruit", "filterBy": [filter]]])
+            #expect(answer.status == 400, "\(filter["comparator"] ?? ""): \(answer.json)")
+            #expect(answer.json["serverErrorCode"] as? String == "BAD_REQUEST")
+            #expect(answer.json["stratusErrorCode"] as? String == "limitExceeded", "\(answer.json)")
+            let reason = answer.json["reason"] as? String ?? ""
+            #expect(reason.contains("limit of values: 250"), "\(reason)")
+        }
+        let equalities = (0..<251).map { Self.filter("NOT_EQUALS", "name", "w\($0)") }
+        let many = try await ws.post("records/query", ["query": ["recordType": "Fruit", "filterBy": equalities]])
+        #expect(many.status == 400 && many.json["stratusErrorCode"] as? String == "limitExceeded", "\(many.json)")
+        // At the limit, the filter runs.
+        let atLimit = try await ws.post(
+            "records/query",
+            [
+                "query": [
+                    "recordType": "Fruit",
+                    "filterBy": [
+                        Self.filter("IN", "name", ["apple"] + words.prefix(249).map { $0 }, type: "STRING_LIST")
+                    ],
+                ]
+            ])
+        #expect(atLimit.status == 200, "\(atLimit.json)")
+        #expect(names(atLimit) == ["a"])
+    }
+
     @Test func anonymousCallersQueryThePublicDatabaseOnly() async throws {
         let ws = try WebServicesFixture()
         try await seedFruits(ws)
