@@ -49,4 +49,18 @@ import Testing
                     recordType: "Note", recordID: CKRecord.ID(recordName: "bad", zoneID: zone), state: state)
             }, code: .invalidArguments, mentions: ["nested", "a list inside a list (item 1)"])
     }
+
+    /// A list mixing types that did not come through the API's setter (which refuses it) is
+    /// refused by the engine's save check too: its schema type would be its first item's, and
+    /// its other items would be answered under a type that is not theirs.
+    @Test func aListMixingTypesDecodedFromBytesIsRefusedOnSave() async throws {
+        try await AdversarialKit.expectRejected(
+            { zone in
+                var state = CKRecord.State()
+                state.values["mixed"] = .list([.string("a"), .string("b"), .integer(3, .int64)])
+                state.changed = ["mixed"]
+                return CKRecord(
+                    recordType: "Note", recordID: CKRecord.ID(recordName: "bad", zoneID: zone), state: state)
+            }, code: .invalidArguments, mentions: ["mixed", "a list mixing STRING and NUMBER values (item 2)"])
+    }
 }

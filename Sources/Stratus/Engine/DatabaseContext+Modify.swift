@@ -456,6 +456,14 @@ extension DatabaseContext {
                     .invalidArguments,
                     "field '\(name)' holds a list inside a list (item \(index)), which CloudKit cannot store")
             }
+            if case .list(let items) = value, let first = items.first?.schemaType,
+                let index = items.firstIndex(where: { $0.schemaType != first })
+            {
+                return .make(
+                    .invalidArguments,
+                    "field '\(name)' holds a list mixing \(first.name) and \(items[index].schemaType.name) values (item \(index)); a list's items must share one type"
+                )
+            }
             for reference in value.references
             where reference.zoneName != id.zoneID.zoneName || reference.ownerName != id.zoneID.ownerName {
                 return .make(
