@@ -15,8 +15,9 @@ extension QueryPredicate {
     /// depends on the field's type, so it is decided at evaluation (see
     /// ``evaluateStrictly(_:now:)``).
     ///
-    /// Also refused, with code ``QueryPredicateError/Code/limitExceeded``: a predicate holding
-    /// more than ``maximumValues`` values, counting each constant of a list or aggregate
+    /// Also refused, with code ``QueryPredicateError/Code/limitExceeded``: a predicate whose
+    /// strings and bytes hold more than ``maximumConstantBytes`` together, or holding more
+    /// than ``maximumValues`` values, counting each constant of a list or aggregate
     /// (`IN`, `CONTAINS` of a list), each word of a tokenized search and one for every other
     /// comparison. CloudKit refuses such filters too ("Query filter exceeds the limit of
     /// values: 250"); every value is a group of an index to read and a test on every record.
@@ -32,10 +33,22 @@ extension QueryPredicate {
                 "Query filter exceeds the limit of values: \(Self.maximumValues) (this one holds \(values), counting each value of a list, each word of a token search and each other comparison)"
             )
         }
+        let bytes = PredicateValidator.constantBytes(self)
+        if bytes > Self.maximumConstantBytes {
+            throw QueryPredicateError(
+                .limitExceeded,
+                "Query filter's strings and bytes hold \(bytes) bytes together; the limit is \(Self.maximumConstantBytes)"
+            )
+        }
     }
 
     /// The most values a CloudKit query's predicate may hold (see ``validateForCloudKit()``).
     public static let maximumValues = 250
+
+    /// The most bytes a predicate's string and bytes constants (a token search's text
+    /// included) may hold together: each is compared with, or folded against, every record
+    /// the query reads.
+    public static let maximumConstantBytes = 65_536
 }
 
 /// The rules of ``QueryPredicate/validateForCloudKit()``.
@@ -157,6 +170,37 @@ enum PredicateValidator {
                 return max(1, PredicateTokenizer.tokenize(words).count)
             }
             return max(1, valueCount(comparison.left), valueCount(comparison.right))
+        }
+    }
+
+    /// The bytes of the string and bytes constants of `expression`.
+    static func constantBytes(_ expression: QueryPredicate) -> Int {
+        switch expression {
+        case .true, .false: return 0
+        case .and(let subpredicates), .or(let subpredicates):
+            return subpredicates.reduce(0) { $0 + constantBytes($1) }
+        case .not(let subpredicate): return constantBytes(subpredicate)
+        case .comparison(let comparison): return constantBytes(comparison.left) + constantBytes(comparison.right)
+        }
+    }
+
+    private static func constantBytes(_ operand: PredicateOperand) -> Int {
+        switch operand {
+        case .constant(let value): return constantBytes(value)
+        case .aggregate(let elements): return elements.reduce(0) { $0 + constantBytes($1) }
+        case .distance(let a, let b): return constantBytes(a) + constantBytes(b)
+        case .key, .evaluatedObject, .now: return 0
+        }
+    }
+
+    private static func constantBytes(_ value: PredicateValue) -> Int {
+        switch value {
+        case .string(let string): return string.utf8.count
+        case .bytes(let data): return data.count
+        case .reference(let recordName, let zoneName, let ownerName):
+            return recordName.utf8.count + zoneName.utf8.count + ownerName.utf8.count
+        case .list(let elements): return elements.reduce(0) { $0 + constantBytes($1) }
+        default: return 0
         }
     }
 

@@ -26,6 +26,7 @@ extension DatabaseContext {
                 "Your request contains \(ids.count) items which is more than the maximum number of items in a single request (\(Validation.maximumItemsPerRequest))"
             )
         }
+        try Validation.checkDesiredKeys(desiredKeys)
         var seen = Set<CKRecord.ID>()
         let unique = ids.filter { seen.insert($0).inserted }
         return try engine.read { txn in

@@ -36,6 +36,7 @@ extension DatabaseContext {
                 error.code == .limitExceeded ? .limitExceeded : .invalidArguments,
                 "invalid query predicate: \(error.message)")
         }
+        try Validation.checkDesiredKeys(desiredKeys)
         let sortKeys = try query.sortKeys()
         if let problem = Validation.recordTypeProblem(query.recordType) {
             throw CKError.make(.invalidArguments, problem)

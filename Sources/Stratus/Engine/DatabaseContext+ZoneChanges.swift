@@ -35,6 +35,7 @@ extension DatabaseContext {
     package func fetchZoneChanges(
         _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int, desiredKeys: [String]?
     ) throws -> ZoneChangesBatch {
+        try Validation.checkDesiredKeys(desiredKeys)
         let page = try readDecodedZoneChanges(zoneID, since: token, limit: limit) { name, stored, txn in
             let id = CKRecord.ID(recordName: name, zoneID: zoneID)
             return ZoneChangesBatch.Change.changed(makeRecord(stored, id: id, desiredKeys: desiredKeys, txn))
@@ -52,7 +53,8 @@ extension DatabaseContext {
     package func fetchStoredZoneChanges(
         _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int, desiredKeys: [String]?
     ) throws -> StoredZoneChangesBatch {
-        try readDecodedZoneChanges(zoneID, since: token, limit: limit) { name, stored, txn in
+        try Validation.checkDesiredKeys(desiredKeys)
+        return try readDecodedZoneChanges(zoneID, since: token, limit: limit) { name, stored, txn in
             .changed(
                 StoredChangedRecord(
                     recordName: name, stored: stored, fields: fetchedFields(of: stored, desiredKeys: desiredKeys, txn)))

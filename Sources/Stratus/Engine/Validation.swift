@@ -1,11 +1,25 @@
 /// CloudKit's naming and size rules, each problem described with the bad value named.
-enum Validation {
+package enum Validation {
     /// The most items one modify request may carry.
     static let maximumItemsPerRequest = 400
     /// The most bytes of field data (assets excluded) one record may hold.
     static let maximumRecordSize = 1_000_000
     /// The longest record, zone or field name.
     static let maximumNameLength = 255
+    /// The most field names one fetch, query or change fetch may list in `desiredKeys`
+    /// (decision 0005): each is looked up in every record answered.
+    package static let maximumDesiredKeys = 1_000
+    /// The most sort descriptors one query may have (decision 0005): each is a value held
+    /// and compared for every candidate record.
+    package static let maximumSortDescriptors = 8
+
+    /// Refuses a `desiredKeys` list longer than ``maximumDesiredKeys`` (`limitExceeded`).
+    static func checkDesiredKeys(_ keys: [String]?) throws(CKError) {
+        guard let keys, keys.count > maximumDesiredKeys else { return }
+        throw CKError.make(
+            .limitExceeded,
+            "desiredKeys lists \(keys.count) fields; the limit is \(maximumDesiredKeys) (nil fetches every field)")
+    }
 
     static func recordNameProblem(_ name: String) -> String? {
         if name.isEmpty { return "record name must not be empty" }

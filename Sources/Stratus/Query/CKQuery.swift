@@ -50,7 +50,14 @@ public final class CKQuery: NSObject, NSCopying, NSSecureCoding, @unchecked Send
 
     /// The sort keys, validated: every descriptor must name a key.
     func sortKeys() throws -> [SortKey] {
-        try (sortDescriptors ?? []).map { descriptor in
+        let descriptors = sortDescriptors ?? []
+        if descriptors.count > Validation.maximumSortDescriptors {
+            throw CKError.make(
+                .limitExceeded,
+                "the query has \(descriptors.count) sort descriptors; the limit is \(Validation.maximumSortDescriptors)"
+            )
+        }
+        return try descriptors.map { descriptor in
             if let location = descriptor as? CKLocationSortDescriptor { return location.sortKey }
             guard let key = descriptor.stratusSortKey else {
                 throw CKError.make(

@@ -18,7 +18,8 @@ enum RecordsQuery {
             query = try WSQueryTranslator(translator: translator, zone: zone ?? .default)
                 .query(from: body.query, path: "query")
         } catch {
-            throw ServerError.badRequest(error.reason)
+            throw ServerError.badRequest(
+                error.reason, stratusErrorCode: error.exceedsALimit ? "limitExceeded" : "invalidArguments")
         }
         let cursor = try body.continuationMarker.map { text throws(ServerError) in
             try SyncTokenText.decode(text, name: "continuationMarker")

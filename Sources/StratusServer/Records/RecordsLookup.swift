@@ -86,11 +86,20 @@ enum RecordsLookup {
     /// The keys to read: every field when any item (or the request) wants every field, else the
     /// union of what the items want; each item's own keys are applied to its answer.
     private static func unionOfDesiredKeys(_ body: RecordsLookupRequest) -> [String]? {
+        // The request's own list once, not once per item that has none.
+        if body.records.allSatisfy({ $0.desiredKeys == nil }) { return body.desiredKeys }
         var keys = Set<String>()
+        var usesTheRequestsKeys = false
         for item in body.records {
-            guard let wanted = item.desiredKeys ?? body.desiredKeys else { return nil }
-            keys.formUnion(wanted)
+            if let own = item.desiredKeys {
+                keys.formUnion(own)
+            } else if body.desiredKeys == nil {
+                return nil
+            } else {
+                usesTheRequestsKeys = true
+            }
         }
-        return body.records.isEmpty ? body.desiredKeys : keys.sorted()
+        if usesTheRequestsKeys, let shared = body.desiredKeys { keys.formUnion(shared) }
+        return keys.sorted()
     }
 }

@@ -32,14 +32,19 @@ extension RecordsModify {
             }
         }
 
+        /// Refuses more operations than one request may carry (400 `BAD_REQUEST`,
+        /// `limitExceeded`).
+        static func checkOperationCount(_ count: Int) throws(ServerError) {
+            let limit = 400
+            guard count <= limit else {
+                throw .badRequest(
+                    "the request has \(count) operations; the limit is \(limit)", stratusErrorCode: "limitExceeded")
+            }
+        }
+
         /// The plan of a binary body (decision 0018): the same modes and checks as a JSON one's.
         init(_ body: StratusRecordEncoding.ModifyRequestBody) throws(ServerError) {
-            let limit = 400
-            guard body.operations.count <= limit else {
-                throw .badRequest(
-                    "the request has \(body.operations.count) operations; the limit is \(limit)",
-                    stratusErrorCode: "limitExceeded")
-            }
+            try Self.checkOperationCount(body.operations.count)
             slots.reserveCapacity(body.operations.count)
             saves.reserveCapacity(body.operations.count)
             for (index, operation) in body.operations.enumerated() {

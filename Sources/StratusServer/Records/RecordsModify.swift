@@ -64,6 +64,9 @@ enum RecordsModify {
 
     /// A binary body's input (decision 0018): 400 `BAD_REQUEST` saying what is malformed.
     private static func binaryInput(_ call: DatabaseCall, _ translator: WSRecordTranslator) throws -> Input {
+        if let count = try? StratusRecordEncoding.modifyRequestOperationCount(call.bodyBytes) {
+            try Plan.checkOperationCount(count)
+        }
         let body: StratusRecordEncoding.ModifyRequestBody
         switch Result(catching: { () throws(RecordWireError) -> StratusRecordEncoding.ModifyRequestBody in
             try StratusRecordEncoding.readModifyRequest(call.bodyBytes, zoneID: translator.zoneID(from:))

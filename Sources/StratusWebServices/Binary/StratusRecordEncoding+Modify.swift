@@ -71,6 +71,16 @@ extension StratusRecordEncoding {
         package var operations: [Operation]
     }
 
+    /// The number of operations a request ``ModifyRequestWriter`` wrote says it holds, read
+    /// without reading them: a server refuses too many before decoding millions of tiny ones.
+    package static func modifyRequestOperationCount(_ bytes: [UInt8]) throws(RecordWireError) -> Int {
+        var reader = RecordWireReader(bytes)
+        try checkVersion(&reader)
+        _ = try reader.byte()
+        _ = try reader.optionalBytes()
+        return try reader.varint()
+    }
+
     /// Reads a request ``ModifyRequestWriter`` wrote, each zone made by `zoneID` from its name
     /// and owner record name.
     package static func readModifyRequest(

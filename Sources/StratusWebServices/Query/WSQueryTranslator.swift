@@ -26,8 +26,16 @@ package struct WSQueryTranslator: Sendable {
     package func query(from dictionary: WSQueryDictionary, path: String) throws(WSTranslationError) -> CKQuery {
         let query = CKQuery(
             recordType: dictionary.recordType, predicate: try predicate(dictionary.filterBy, path: path))
+        // Sizes first: a list of a million sorts or values is refused before it is built.
+        let sorts = dictionary.sortBy ?? []
+        if sorts.count > Validation.maximumSortDescriptors {
+            throw WSTranslationError(
+                reason:
+                    "\(path).sortBy holds \(sorts.count) sorts; the limit is \(Validation.maximumSortDescriptors)",
+                exceedsALimit: true)
+        }
         var descriptors: [NSSortDescriptor] = []
-        for (index, sort) in (dictionary.sortBy ?? []).enumerated() {
+        for (index, sort) in sorts.enumerated() {
             do throws(WSTranslationError) {
                 descriptors.append(try descriptor(sort))
             } catch {
@@ -44,6 +52,13 @@ package struct WSQueryTranslator: Sendable {
     package func predicate(_ filters: [WSQueryDictionary.Filter]?, path: String) throws(WSTranslationError)
         -> NSPredicate
     {
+        let values = (filters ?? []).reduce(0) { $0 + Self.valueCount($1) }
+        if values > QueryPredicate.maximumValues {
+            throw WSTranslationError(
+                reason:
+                    "\(path).filterBy: Query filter exceeds the limit of values: \(QueryPredicate.maximumValues) (this one holds at least \(values), counting each value of a list, each word of a token search and each other filter)",
+                exceedsALimit: true)
+        }
         var formats: [String] = []
         var arguments: [Any] = []
         for (index, filter) in (filters ?? []).enumerated() {
@@ -105,6 +120,31 @@ package struct WSQueryTranslator: Sendable {
             )
         default:
             return (comparator.format ?? "%K == %@", [key, value])
+        }
+    }
+
+    /// The values `filter` adds to the predicate as the engine counts them (decision 0005),
+    /// counted before anything is built from them: the items of a list, the words of a token
+    /// search (counted up to one past the limit), else 1.
+    private static func valueCount(_ filter: WSQueryDictionary.Filter) -> Int {
+        switch filter.fieldValue.value {
+        case .array(let items): return max(1, items.count)
+        case .string(let text)
+        where filter.comparator == WSComparator.containsAllTokens.rawValue
+            || filter.comparator == WSComparator.containsAnyTokens.rawValue:
+            var words = 0
+            var inWord = false
+            for character in text {
+                if character.isWhitespace {
+                    inWord = false
+                } else if !inWord {
+                    inWord = true
+                    words += 1
+                    if words > QueryPredicate.maximumValues { break }
+                }
+            }
+            return max(1, words)
+        default: return 1
         }
     }
 

@@ -6,10 +6,15 @@ package struct WSTranslationError: Error, Hashable, Sendable, CustomStringConver
     /// What is wrong, for people: "Field 'count' (INT64): expected an integer, found …".
     package var reason: String
 
+    /// Whether the request is refused for its size, not its form: the engine's
+    /// `limitExceeded`, which the server names in `stratusErrorCode`.
+    package var exceedsALimit = false
+
     /// An error.
-    package init(field: String? = nil, reason: String) {
+    package init(field: String? = nil, reason: String, exceedsALimit: Bool = false) {
         self.field = field
         self.reason = reason
+        self.exceedsALimit = exceedsALimit
     }
 
     /// The reason.

@@ -35,11 +35,11 @@ struct ManyFieldsRecordTests {
             #expect(fetched.allKeys() == echo.allKeys())
             #expect(fetched.storedFields.values == echo.storedFields.values)
 
-            let wanted = (0..<Self.fieldCount / 2).map { "f\($0 * 2)" }
+            let wanted = (0..<1_000).map { "f\($0 * 2)" }
             let looked = try await database.records(for: [wide.recordID], desiredKeys: wanted)
             let some = try #require(try looked[wide.recordID]?.get())
             #expect(some.allKeys().count == wanted.count)
-            #expect(some["f2000"] as? Int64 == -2_000 && some["f2002"] as? Int64 == 2_002 && some["f1"] == nil)
+            #expect(some["f1000"] as? Int64 == -1_000 && some["f1002"] as? Int64 == 1_002 && some["f1"] == nil)
         } catch {
             await fixture.stop()
             throw error

@@ -211,6 +211,15 @@ struct RecordEncodingTests {
                 #expect(json["serverErrorCode"] == .string("BAD_REQUEST"), "\(what)")
                 #expect(json["reason"] != nil, "\(what)")
             }
+            // A million operations are refused by their count, before any is decoded.
+            let million: [UInt8] = [1, 1, 0, 0xC0, 0x84, 0x3D] + Array(repeating: 0, count: 1_000_000)
+            let many = try await fixture.post(
+                "records/modify", million, contentType: StratusRecordEncoding.mediaType,
+                accept: StratusRecordEncoding.mediaType)
+            let refusal = try JSONValue.parse(many.body)
+            #expect(many.status == 400 && refusal["stratusErrorCode"] == .string("limitExceeded"), "\(refusal)")
+            #expect(refusal["reason"] == .string("the request has 1000000 operations; the limit is 400"))
+
             let after = try await database.recordZoneChanges(inZoneWith: zone, since: before.changeToken)
             #expect(after.modificationResultsByID.isEmpty && after.deletions.isEmpty)
 

@@ -269,7 +269,8 @@ struct QueryEndpointTests {
         #expect(noDistance.status == 400 && (noDistance.json["reason"] as? String)?.contains("distance") == true)
     }
 
-    /// A filter of more values than CloudKit allows (250) is refused before it is planned:
+    /// A filter of more values than CloudKit allows (250), or of more than 64 KiB of strings,
+    /// a query of more than 8 sorts or 1,000 desired keys, is refused before it is planned:
     /// each word of a token search and each value of a list is a group of an index to read
     /// and a test on every record (2,500 words once held a server thread for 48 seconds).
     @Test func aFilterOfMoreValuesThanCloudKitAllowsIsRefused() async throws {
@@ -293,6 +294,22 @@ struct QueryEndpointTests {
         let equalities = (0..<251).map { Self.filter("NOT_EQUALS", "name", "w\($0)") }
         let many = try await ws.post("records/query", ["query": ["recordType": "Fruit", "filterBy": equalities]])
         #expect(many.status == 400 && many.json["stratusErrorCode"] as? String == "limitExceeded", "\(many.json)")
+        // A token search's text is bounded too (64 KiB of strings), whatever its words.
+        let longText = Self.filter("CONTAINS_ANY_TOKENS", "note", "x" + String(repeating: "!", count: 70_000))
+        let long = try await ws.post("records/query", ["query": ["recordType": "Fruit", "filterBy": [longText]]])
+        #expect(long.status == 400 && long.json["stratusErrorCode"] as? String == "limitExceeded", "\(long.json)")
+        // More than 8 sorts, or 1,000 desired keys, are refused before any record is read.
+        let sorts = Array(repeating: ["fieldName": "n"], count: 9)
+        let sorted = try await ws.post("records/query", ["query": ["recordType": "Fruit", "sortBy": sorts]])
+        #expect(sorted.status == 400 && sorted.json["stratusErrorCode"] as? String == "limitExceeded")
+        #expect((sorted.json["reason"] as? String)?.contains("the limit is 8") == true, "\(sorted.json)")
+        let keys = (0..<1_001).map { "k\($0)" }
+        let wide = try await ws.post("records/query", ["query": ["recordType": "Fruit"], "desiredKeys": keys])
+        #expect(wide.status == 400 && wide.json["stratusErrorCode"] as? String == "limitExceeded", "\(wide.json)")
+        let changes = try await ws.post(
+            "records/changes", ["zoneID": ["zoneName": "_defaultZone"], "desiredKeys": keys])
+        #expect(
+            changes.status == 400 && changes.json["stratusErrorCode"] as? String == "limitExceeded", "\(changes.json)")
         // At the limit, the filter runs.
         let atLimit = try await ws.post(
             "records/query",
