@@ -42,17 +42,24 @@ import Testing
             #expect(parts.map(\.count) == [AssetParts.partSize, AssetParts.partSize, AssetParts.partSize, 3])
             #expect(Array(parts.joined()) == Self.bytes)
 
-            for name in ["first", "second"] {
+            // Two records of one request: the first adopts the upload, the second gets a copy.
+            let records = ["first", "second"].map { name in
                 let record = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: name))
                 record["file"] = CKAsset(stagedContentID: staged, size: Int64(Self.bytes.count))
-                let outcome = try database.modifyRecords(
-                    ModifyRequest(
-                        records: [record], deletes: [], policy: .allKeys, atomic: false, clientChangeTokenData: nil))
-                let saved = try #require(try outcome.saveResults[0].1.get()["file"] as? CKAsset)
-                let contentID = try #require(saved.contentID)
-                #expect(saved.contentSize == Int64(Self.bytes.count))
-                #expect(try database.assetContent(contentID) == Self.bytes, "\(name): \(contentID)")
+                return record
             }
+            let outcome = try database.modifyRecords(
+                ModifyRequest(
+                    records: records, deletes: [], policy: .allKeys, atomic: false, clientChangeTokenData: nil))
+            var contentIDs: [String] = []
+            for (id, result) in outcome.saveResults {
+                let saved = try #require(try result.get()["file"] as? CKAsset)
+                let contentID = try #require(saved.contentID)
+                contentIDs.append(contentID)
+                #expect(saved.contentSize == Int64(Self.bytes.count))
+                #expect(try database.assetContent(contentID) == Self.bytes, "\(id.recordName): \(contentID)")
+            }
+            #expect(contentIDs.first == staged && Set(contentIDs).count == 2)
         }
     }
 

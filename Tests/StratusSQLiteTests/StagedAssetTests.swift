@@ -5,8 +5,8 @@ import Testing
 @testable import Stratus
 
 /// stratusd's staged asset content (decision 0012.8) on every backend: a save adopts staged
-/// content in its transaction, a second record gets its own copy, deleting a record removes its
-/// content, and content no save adopted is purged once it is old enough, in every database.
+/// content in its transaction, a second record of the same request gets its own copy, a later
+/// request cannot use the upload again, deleting a record removes its content, and content no save adopted is purged once it is old enough, in every database.
 @Suite struct StagedAssetTests {
     typealias Backend = NamespaceTests.Backend
 
@@ -45,9 +45,29 @@ import Testing
             #expect(try engine.purgeStagedAssets(stagedBefore: Date().addingTimeInterval(3600)) == 0)
             #expect(try database.assetContent(staged) == Self.bytes, "adopted content is never purged")
 
-            let second = try save("second", contentID: staged, in: database)
-            let copy = try #require(second.contentID)
-            #expect(copy != staged && copy.hasPrefix("checksum."), "a copy keeps the label: \(copy)")
+            // The upload was adopted: a later request cannot use it again (it would copy it).
+            #expect {
+                _ = try save("again", contentID: staged, in: database)
+            } throws: { error in
+                let error = error as? CKError
+                return error?.code == .invalidArguments
+                    && error?.localizedDescription.contains("already saved in a record by an earlier request") == true
+            }
+
+            // Within one request, a second record using an upload gets its own copy.
+            let another = try database.stageAsset(Self.bytes, label: "checksum")
+            let pair = ["second", "third"].map { name in
+                let record = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: name))
+                record["file"] = CKAsset(stagedContentID: another, size: Int64(Self.bytes.count))
+                return record
+            }
+            let both = try database.modifyRecords(
+                ModifyRequest(records: pair, deletes: [], policy: .allKeys, atomic: false, clientChangeTokenData: nil))
+            let adopted = try #require(try both.saveResults[0].1.get()["file"] as? CKAsset)
+            let third = try #require(try both.saveResults[1].1.get()["file"] as? CKAsset)
+            #expect(adopted.contentID == another)
+            let copy = try #require(third.contentID)
+            #expect(copy != another && copy.hasPrefix("checksum."), "a copy keeps the label: \(copy)")
             #expect(try database.assetContent(copy) == Self.bytes)
 
             _ = try database.modifyRecords(
@@ -56,6 +76,12 @@ import Testing
                     clientChangeTokenData: nil))
             #expect(try database.assetContent(staged) == nil, "deleting the record removes its content")
             #expect(try database.assetContent(copy) == Self.bytes, "the copy is the other record's")
+            _ = try database.modifyRecords(
+                ModifyRequest(
+                    records: [], deletes: [CKRecord.ID(recordName: "second")], policy: .allKeys, atomic: true,
+                    clientChangeTokenData: nil))
+            #expect(try database.assetContent(another) == nil)
+            #expect(try database.assetContent(copy) == Self.bytes, "the copy is the third record's")
         }
     }
 

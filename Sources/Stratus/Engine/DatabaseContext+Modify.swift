@@ -37,11 +37,13 @@ extension DatabaseContext {
             var meta = try loadMeta(txn, preloaded: preloaded)
             var schema = SchemaCache(context: self, preloaded: preloaded)
             let (savesByGroup, deletesByGroup) = grouping.items(of: request)
+            // How many of the request's assets use each upload (``checkStagedUse``).
+            var stagedUses = UploadUses()
             for (group, zoneID) in grouping.groups.zones.enumerated() {
                 try modifyZone(
                     zoneID, saves: savesByGroup[group], deletes: deletesByGroup[group], request: request,
                     checks: checks, now: now, results: &results, meta: &meta, schema: &schema,
-                    preloaded: preloaded, txn)
+                    stagedUses: &stagedUses, preloaded: preloaded, txn)
             }
             try schema.flush(txn)
             try storeMeta(meta, txn)
@@ -246,7 +248,8 @@ extension DatabaseContext {
     private func modifyZone(
         _ zoneID: CKRecordZone.ID, saves: [ModifyRequest.Save], deletes: [(Int, CKRecord.ID)],
         request: ModifyRequest, checks: ItemChecks, now: Double, results: inout ItemResults, meta: inout DatabaseMeta,
-        schema: inout SchemaCache, preloaded: PreloadedRows, _ txn: any BackendWriteTransaction
+        schema: inout SchemaCache, stagedUses: inout UploadUses, preloaded: PreloadedRows,
+        _ txn: any BackendWriteTransaction
     ) throws {
         guard var zone = try loadZone(zoneID, txn, preloaded: preloaded) else {
             let error = CKError.make(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
@@ -268,7 +271,7 @@ extension DatabaseContext {
         var failures: [ItemKey: CKError] = [:]
         var planned = try planSaves(
             saves, zone: zone, prefetched: prefetched, request: request, checks: checks, failures: &failures,
-            schema: &schema, txn)
+            schema: &schema, stagedUses: &stagedUses, txn)
         try dropFailedSaves(
             &planned, of: saves, zone: zone, atomicZone: atomicZone, failures: &failures, schema: &schema,
             schemaBefore: schemaBefore, txn)
@@ -332,7 +335,7 @@ extension DatabaseContext {
     private func planSaves(
         _ saves: [ModifyRequest.Save], zone: ZoneRow, prefetched: Prefetched, request: ModifyRequest,
         checks: ItemChecks, failures: inout [ItemKey: CKError], schema: inout SchemaCache,
-        _ txn: any BackendReadTransaction
+        stagedUses: inout UploadUses, _ txn: any BackendReadTransaction
     ) throws -> [PlannedSave] {
         var planned: [PlannedSave] = []
         planned.reserveCapacity(saves.count)
@@ -350,7 +353,7 @@ extension DatabaseContext {
                     try plan(
                         save, existing: try prefetched.record(save.id.recordName), zone: zone,
                         policy: request.policy, savedNames: savedNames, assets: checks.assets(save.index),
-                        schema: &schema, txn))
+                        schema: &schema, stagedUses: &stagedUses, txn))
             } catch let error as CKError {
                 failures[.save(save.index)] = error
             }
@@ -550,7 +553,7 @@ extension DatabaseContext {
     private func plan(
         _ save: ModifyRequest.Save, existing: StoredRecord?, zone: ZoneRow, policy: SavePolicy,
         savedNames: Set<String>, assets: [String: [UInt8]], schema: inout SchemaCache,
-        _ txn: any BackendReadTransaction
+        stagedUses: inout UploadUses, _ txn: any BackendReadTransaction
     ) throws -> PlannedSave {
         let id = save.id
         if let existing {
@@ -581,7 +584,7 @@ extension DatabaseContext {
                 "record '\(id.recordName)' would hold \(size) bytes of field data; the limit is \(Validation.maximumRecordSize) bytes"
             )
         }
-        try checkAssetContents(fields, of: id, existing: existing, assets: assets, txn)
+        try checkAssetContents(fields, of: id, existing: existing, assets: assets, stagedUses: &stagedUses, txn)
         let parent = self.parent(of: save, existing: existing, policy: policy)
         var parentInBatch: String?
         if let parent, parent.recordName != existing?.parent?.recordName || existing == nil,
@@ -695,11 +698,15 @@ extension DatabaseContext {
     /// or from the asset's local file.
     private func checkAssetContents(
         _ fields: FieldTable, of id: CKRecord.ID, existing: StoredRecord?, assets: [String: [UInt8]],
-        _ txn: any BackendReadTransaction
+        stagedUses: inout UploadUses, _ txn: any BackendReadTransaction
     ) throws {
         let owned = FieldValue.assetContentIDs(existing?.fields)
         for (field, value) in fields where value.containsAsset {
             for asset in value.assets where !asset.contentID.isEmpty && !owned.contains(asset.contentID) {
+                if asset.stagedOnly {
+                    try checkStagedUse(asset.contentID, field: field, of: id, stagedUses: &stagedUses, txn)
+                    continue
+                }
                 let inFile = asset.pendingFile.map { assets[$0.path] != nil } ?? false
                 if !inFile, try !assetParts.exists(asset.contentID, txn) {
                     throw CKError.make(
@@ -709,6 +716,34 @@ extension DatabaseContext {
                 }
             }
         }
+    }
+
+    /// Checks that an upload's content (``AssetValue/stagedOnly``, a receipt's) is still
+    /// staged when a request first uses it, and that the request's further uses (each a copy)
+    /// stay within ``UploadUses/maximumCopies``: a later request cannot use it again, and one
+    /// upload cannot be multiplied without bound.
+    private func checkStagedUse(
+        _ contentID: String, field: String, of id: CKRecord.ID, stagedUses: inout UploadUses,
+        _ txn: any BackendReadTransaction
+    ) throws {
+        let uses = stagedUses.use(contentID)
+        if stagedUses.copies > UploadUses.maximumCopies {
+            throw CKError.make(
+                .limitExceeded,
+                "the asset in field '\(field)' of record '\(id.recordName)' would be copy \(stagedUses.copies) of an upload in this request; a request may use its uploads \(UploadUses.maximumCopies) times more than once"
+            )
+        }
+        guard uses == 1, try txn.get(keys.stagedAsset(contentID)) == nil else { return }
+        if try assetParts.exists(contentID, txn) {
+            throw CKError.make(
+                .invalidArguments,
+                "the asset in field '\(field)' of record '\(id.recordName)' uses an upload already saved in a record by an earlier request; upload the content again"
+            )
+        }
+        throw CKError.make(
+            .assetFileNotFound,
+            "the content of the asset in field '\(field)' of record '\(id.recordName)' is no longer available; upload it again"
+        )
     }
 
     /// Checks one delete against the store, the caller's role and its mode; returns the record

@@ -2,11 +2,13 @@ import Foundation
 
 /// The stored content behind an asset, for stratusd (decision 0012.8).
 extension CKAsset {
-    /// An asset naming content already in the database it is saved to, such as content staged
-    /// by ``DatabaseContext/stageAsset(_:label:now:)``: the save adopts staged content, and
-    /// copies content another record holds. It has no local file.
+    /// An asset naming content staged in the database it is saved to by
+    /// ``DatabaseContext/stageAsset(_:label:now:)`` (an upload receipt's): the save adopts the
+    /// staged content, once. A save that finds it no longer staged (adopted by an earlier save,
+    /// or named twice in one request) fails with `invalidArguments` instead of copying it, so
+    /// that one upload cannot be multiplied. It has no local file.
     package convenience init(stagedContentID contentID: String, size: Int64) {
-        self.init(stored: AssetValue(contentID: contentID, size: size, pendingFile: nil))
+        self.init(stored: AssetValue(contentID: contentID, size: size, pendingFile: nil, stagedOnly: true))
     }
 
     /// The ID of the stored content this asset was fetched from or names; `nil` for an asset

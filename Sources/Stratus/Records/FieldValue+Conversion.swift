@@ -53,7 +53,9 @@ extension FieldValue {
                 // content is copied (from this file when the store does not have it). A fetched
                 // asset whose content was not available locally has no file, and keeps its
                 // stored content as it is.
-                self = .asset(AssetValue(contentID: stored.contentID, size: stored.size, pendingFile: v.fileURL))
+                var value = stored
+                value.pendingFile = v.fileURL
+                self = .asset(value)
             } else {
                 guard let url = v.fileURL else { return nil }
                 self = .asset(AssetValue(contentID: "", size: -1, pendingFile: url))

@@ -27,6 +27,11 @@ package struct AssetValue: Hashable, Sendable {
     package var contentID: String
     package var size: Int64
     package var pendingFile: URL?
+    /// Whether the asset may only adopt staged content, once (an upload receipt's asset,
+    /// ``CKAsset/init(stagedContentID:size:)``): a save refuses it when the content is no
+    /// longer staged instead of copying it, so that one upload cannot be multiplied. Never
+    /// stored.
+    package var stagedOnly = false
 }
 
 /// A record field's value in the engine's own terms: the CloudKit value types.

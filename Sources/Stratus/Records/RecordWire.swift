@@ -250,7 +250,13 @@ package struct RecordWireReader {
         for _ in 0..<count {
             let key = try string()
             switch try byte() {
-            case 1: assignments.append((key, try value()))
+            case 1:
+                let value = try value()
+                // Assets come in JSON, with an upload receipt (decision 0018.2).
+                if value.containsAsset {
+                    throw RecordWireError("field '\(key)': an asset is sent in JSON with its upload receipt")
+                }
+                assignments.append((key, value))
             case 0: assignments.append((key, nil))
             default: throw RecordWireError("field '\(key)': a presence tag is not 0 or 1")
             }

@@ -194,7 +194,14 @@ struct RecordEncodingTests {
             good.save(everyType("worse"), operationType: "create", keys: ["string"], owner: "__defaultOwner__")
             var unknownType = good.bytes
             unknownType[4] = 0x7F
+            // An asset comes in JSON with its upload receipt, never in this encoding.
+            let withAsset = CKRecord(recordType: "Every", recordID: CKRecord.ID(recordName: "asset", zoneID: zone))
+            withAsset["file"] = CKAsset(stagedContentID: "label.\(UUID().uuidString)", size: 3)
+            var assetBody = StratusRecordEncoding.ModifyRequestWriter(
+                atomic: false, clientChangeTokenData: nil, count: 1)
+            assetBody.save(withAsset, operationType: "create", keys: ["file"], owner: "__defaultOwner__")
             let bodies: [(String, [UInt8])] = [
+                ("an asset", assetBody.bytes),
                 ("empty", []),
                 ("another version", [2, 1, 0, 0]),
                 ("truncated", Array(good.bytes.dropLast(3))),

@@ -103,6 +103,57 @@ struct AssetEndpointTests {
         }
     }
 
+    /// An upload serves one request: a receipt saved again by a later request is refused
+    /// instead of copying its content, and one request may copy its uploads 400 times (a
+    /// list of 60,000 copies of one receipt would have written 60,000 copies of a 50 MiB
+    /// upload from a 16 MiB request). Within those bounds, each further asset gets a copy.
+    @Test func aReceiptServesOneRequestAndIsNotMultipliedWithoutBound() async throws {
+        let ws = try WebServicesFixture()
+        let first = try await ws.upload(Self.bytes(300, seed: 3))
+        let saved = try await ws.post(
+            "records/modify", Self.create("once", fields: ["photo": ["value": first, "type": "ASSET"]]),
+            database: "private")
+        #expect(saved.records.first?["serverErrorCode"] == nil, "\(saved.json)")
+        let again = try await ws.post(
+            "records/modify", Self.create("again", fields: ["photo": ["value": first, "type": "ASSET"]]),
+            database: "private")
+        #expect(again.status == 200)
+        #expect(again.records.first?["serverErrorCode"] as? String == "BAD_REQUEST", "\(again.json)")
+        #expect(
+            (again.records.first?["reason"] as? String)?.contains("already saved in a record by an earlier request")
+                == true, "\(again.json)")
+
+        let second = try await ws.upload(Self.bytes(200, seed: 4))
+        let tooMany = try await ws.post(
+            "records/modify",
+            Self.create(
+                "many", fields: ["album": ["value": Array(repeating: second, count: 402), "type": "ASSET_LIST"]]),
+            database: "private")
+        #expect(tooMany.records.first?["serverErrorCode"] as? String == "BAD_REQUEST", "\(tooMany.json)")
+        #expect(tooMany.records.first?["stratusErrorCode"] as? String == "limitExceeded")
+        #expect(
+            (tooMany.records.first?["reason"] as? String)?.contains(
+                "would be copy 401 of an upload in this request; a request may use its uploads 400 times more than once"
+            )
+                == true, "\(tooMany.json)")
+
+        // Refused, the request stored nothing: the upload serves the next one, three times.
+        let three = try await ws.post(
+            "records/modify",
+            Self.create("three", fields: ["album": ["value": [second, second, second], "type": "ASSET_LIST"]]),
+            database: "private")
+        #expect(three.records.first?["serverErrorCode"] == nil, "\(three.json)")
+        let read = try await ws.post(
+            "records/lookup", ["records": [["recordName": "three"], ["recordName": "many"]]], database: "private")
+        #expect(read.records.last?["serverErrorCode"] as? String == "NOT_FOUND")
+        let album = (read.records.first?["fields"] as? [String: [String: Any]])?["album"]?["value"] as? [[String: Any]]
+        #expect(album?.count == 3)
+        for item in album ?? [] {
+            let downloaded = try await ws.request("GET", url: try #require(item["downloadURL"] as? String))
+            #expect(downloaded.body == Self.bytes(200, seed: 4))
+        }
+    }
+
     @Test func aReceiptWorksOnlyInTheDatabaseItWasUploadedTo() async throws {
         let ws = try WebServicesFixture()
         let alices = try await ws.upload(Self.bytes(100))
