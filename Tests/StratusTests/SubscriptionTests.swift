@@ -56,6 +56,47 @@ import Testing
             fetched.querySubscriptionOptions == [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion])
     }
 
+    /// A database holds at most 200 subscriptions, each at most 64 KiB stored: every commit
+    /// evaluates them and every fired notification carries its notification info. Replacing
+    /// one, or deleting one in the same request, leaves room.
+    @Test func subscriptionsAreBoundedInNumberAndSize() async throws {
+        let database = OpsTestKit.makeContainer().privateCloudDatabase
+        let limit = 200
+        func subscription(_ n: Int) -> CKSubscription {
+            CKQuerySubscription(
+                recordType: "Note", predicate: NSPredicate(format: "n == %d", n), subscriptionID: "s\(n)",
+                options: [.firesOnRecordCreation])
+        }
+        let (filled, _) = try await database.modifySubscriptions(saving: (0..<limit).map(subscription), deleting: [])
+        #expect(filled.values.allSatisfy { (try? $0.get()) != nil })
+
+        let (over, _) = try await database.modifySubscriptions(saving: [subscription(limit)], deleting: [])
+        #expect {
+            try over["s\(limit)"]?.get()
+        } throws: { error in
+            let error = error as? CKError
+            return error?.code == .limitExceeded && error?.localizedDescription.contains("the limit is 200") == true
+        }
+        let (replaced, _) = try await database.modifySubscriptions(saving: [subscription(0)], deleting: [])
+        #expect((try? replaced["s0"]?.get()) != nil, "replacing one is not a new one")
+        let (swapped, gone) = try await database.modifySubscriptions(saving: [subscription(limit)], deleting: ["s1"])
+        #expect((try? swapped["s\(limit)"]?.get()) != nil && (try? gone["s1"]?.get()) != nil)
+        #expect(try await database.allSubscriptions().count == limit)
+
+        let (_, _) = try await database.modifySubscriptions(saving: [], deleting: ["s2"])
+        let large = CKDatabaseSubscription(subscriptionID: "large")
+        let info = CKSubscription.NotificationInfo()
+        info.alertBody = String(repeating: "a", count: 70_000)
+        large.notificationInfo = info
+        let (tooLarge, _) = try await database.modifySubscriptions(saving: [large], deleting: [])
+        #expect {
+            try tooLarge["large"]?.get()
+        } throws: { error in
+            let error = error as? CKError
+            return error?.code == .limitExceeded && error?.localizedDescription.contains("the limit is 65536") == true
+        }
+    }
+
     @Test func subscriptionsCanBeListedReplacedAndDeleted() async throws {
         let database = OpsTestKit.makeContainer().privateCloudDatabase
         let zoneID = try await OpsTestKit.makeZone("Inbox", in: database)

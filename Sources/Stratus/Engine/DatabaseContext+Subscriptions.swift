@@ -94,6 +94,7 @@ extension DatabaseContext {
         return try engine.write { txn in
             var saved: [(CKSubscription.ID, Result<CKSubscription, CKError>)] = []
             var deleted: [(CKSubscription.ID, Result<Void, CKError>)] = []
+            var count = try subscriptionCount(after: deleting, txn)
             for (subscription, row) in zip(saving, rows) {
                 let id = subscription.subscriptionID
                 if let error = anonymousWriteError("subscription '\(id)'") {
@@ -108,8 +109,13 @@ extension DatabaseContext {
                         saved.append((id, .failure(error)))
                         continue
                     }
+                    let bytes = row.encoded()
+                    if let error = try sizeError(id, bytes: bytes.count, count: &count, txn) {
+                        saved.append((id, .failure(error)))
+                        continue
+                    }
                     try updatePublicIndex(id, new: row, txn)
-                    try txn.set(keys.subscription(id), row.encoded())
+                    try txn.set(keys.subscription(id), bytes)
                     saved.append((id, .success(CKSubscription.make(from: row))))
                 }
             }
@@ -133,6 +139,45 @@ extension DatabaseContext {
 
     /// Moves a user's public-database query subscription `id` in the public database's index
     /// (`41 (record type, n_U, id)`) from its stored row to `new`; nothing elsewhere.
+    /// The most subscriptions one database holds (of one user: each user's subscriptions,
+    /// public ones included, are kept in their own namespace). Every commit evaluates them.
+    package static let maximumSubscriptions = 200
+    /// The most bytes one stored subscription takes (its predicate and notification info
+    /// included): each fired notification carries its notification info.
+    package static let maximumSubscriptionBytes = 65_536
+
+    /// How many subscriptions the database holds, less those of `deleting` it holds (at most
+    /// one past ``maximumSubscriptions`` is counted).
+    private func subscriptionCount(after deleting: [CKSubscription.ID], _ txn: any BackendReadTransaction) throws
+        -> Int
+    {
+        var count = try txn.scan(keys.subscriptions, limit: Self.maximumSubscriptions + 1).count
+        for id in deleting where try txn.get(keys.subscription(id)) != nil { count -= 1 }
+        return count
+    }
+
+    /// Why a subscription of `bytes` stored bytes cannot be saved (too large, or a new one past
+    /// ``maximumSubscriptions``: `count`, which a new one raises); `nil` when it can.
+    private func sizeError(_ id: CKSubscription.ID, bytes: Int, count: inout Int, _ txn: any BackendReadTransaction)
+        throws -> CKError?
+    {
+        if bytes > Self.maximumSubscriptionBytes {
+            return .make(
+                .limitExceeded,
+                "subscription '\(id)' takes \(bytes) bytes stored; the limit is \(Self.maximumSubscriptionBytes) (shorten its predicate or notification info)"
+            )
+        }
+        guard try txn.get(keys.subscription(id)) == nil else { return nil }
+        if count >= Self.maximumSubscriptions {
+            return .make(
+                .limitExceeded,
+                "subscription '\(id)' would be this database's subscription \(count + 1); the limit is \(Self.maximumSubscriptions)"
+            )
+        }
+        count += 1
+        return nil
+    }
+
     private func updatePublicIndex(_ id: String, new: SubscriptionRow?, _ txn: any BackendWriteTransaction) throws {
         guard let publicNumber else { return }
         let index = DatabaseKeys(containerNumber: publicNumber, scope: Int64(CKDatabase.Scope.public.rawValue))
