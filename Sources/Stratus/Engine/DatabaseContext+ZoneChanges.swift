@@ -27,6 +27,9 @@ extension DatabaseContext {
     /// The batch size when the client sets no limit, and the largest batch ever returned.
     package static let defaultChangesBatch = 400
     package static let maximumChangesBatch = 2000
+    /// The most bytes of change-log entries (records, as stored) one batch reads: a batch of
+    /// 2,000 records of 1 MB would otherwise be 2 GB held for one answer.
+    package static let maximumChangesBatchBytes = 16 << 20
 
     /// The next batch of changes of `zoneID` after `token` (from the beginning for `nil`).
     ///
@@ -121,18 +124,25 @@ extension DatabaseContext {
                 limit > 0 ? min(limit, DatabaseContext.maximumChangesBatch) : DatabaseContext.defaultChangesBatch
             var entries: [Entry] = []
             entries.reserveCapacity(batch)
-            var scanned = 0
+            var taken = 0
+            var bytes = 0
+            var moreComing = false
             var last = start
             let prefixLength = keys.changes(zone.number).lowerBound.count
             // One range scan: a live entry carries its record (decision 0008), read where the
-            // backend holds it.
+            // backend holds it. A batch ends at `batch` entries, or before the entry that would
+            // take it past ``maximumChangesBatchBytes`` (a batch holds at least one).
             try txn.scan(keys.changes(zone.number, after: start), limit: batch + 1, reverse: false) { key, value in
-                scanned += 1
-                guard scanned <= batch else { return }
+                guard !moreComing else { return }
+                if taken == batch || (taken > 0 && bytes + value.count > DatabaseContext.maximumChangesBatchBytes) {
+                    moreComing = true
+                    return
+                }
+                taken += 1
+                bytes += value.count
                 last = try OrderedKeyReader.integer(in: key, at: prefixLength)
                 if let entry = try read(value, token != nil) { entries.append(entry) }
             }
-            let moreComing = scanned > batch
             let changes = try entries.map { try make($0, txn) }
             let position = moreComing ? last : max(start, zone.nextPosition - 1)
             let newToken = ChangeTokenPayload(
