@@ -65,14 +65,24 @@ start)
     chmod 755 "$base"
     if [ "$(id -u)" = 0 ]; then chown -R postgres:postgres "$base"; fi
     chmod 700 "$base/data"
-    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' \
-        2>/dev/null || echo $((20000 + RANDOM % 20000)))
     "${as[@]}" "$pgbin/initdb" -D "$base/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync \
         >"$base/initdb.log" 2>&1 || fail "initdb failed: $(tail -n 5 "$base/initdb.log")"
-    options="-c listen_addresses=127.0.0.1 -p $port -k $base/sock -c max_connections=400 $*"
-    echo "$options" >"$base/options"
-    (without_inherited_descriptors "${as[@]}" "$pgbin/pg_ctl" -D "$base/data" -l "$base/server.log" \
-        -o "$options" -w -t 30 start) || fail "the server did not start: $(tail -n 20 "$base/server.log" 2>/dev/null)"
+    # A free port, chosen just before the start; another process (a test's server on port 0)
+    # can still take it first, so a start that finds it in use tries another, three times.
+    for attempt in 1 2 3; do
+        port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' \
+            2>/dev/null || echo $((20000 + RANDOM % 20000)))
+        options="-c listen_addresses=127.0.0.1 -p $port -k $base/sock -c max_connections=400 $*"
+        echo "$options" >"$base/options"
+        if (without_inherited_descriptors "${as[@]}" "$pgbin/pg_ctl" -D "$base/data" -l "$base/server.log" \
+            -o "$options" -w -t 30 start); then
+            break
+        fi
+        if [ "$attempt" = 3 ] || ! grep -q "Address already in use" "$base/server.log" 2>/dev/null; then
+            fail "the server did not start: $(tail -n 20 "$base/server.log" 2>/dev/null)"
+        fi
+        : >"$base/server.log"
+    done
     url="postgresql://postgres@127.0.0.1:$port/postgres"
     echo "$url" >"$base/url"
     echo "$url"

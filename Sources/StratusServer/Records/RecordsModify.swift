@@ -55,6 +55,14 @@ enum RecordsModify {
     /// A JSON body's input.
     private static func jsonInput(_ call: DatabaseCall, _ translator: WSRecordTranslator) throws -> Input {
         let body = try call.decode(RecordsModifyRequest.self)
+        // Each saved record's answer is written with its keys: as many as a fetch may ask for.
+        for keys in [body.desiredKeys] + body.operations.map(\.desiredKeys) {
+            if let keys, keys.count > Validation.maximumDesiredKeys {
+                throw ServerError.badRequest(
+                    "desiredKeys lists \(keys.count) fields; the limit is \(Validation.maximumDesiredKeys)",
+                    stratusErrorCode: "limitExceeded")
+            }
+        }
         return Input(
             plan: try Plan(body, translator: translator), atomic: body.atomic ?? true,
             clientChangeTokenData: try clientChangeTokenData(body), numbersAsStrings: body.numbersAsStrings ?? false,

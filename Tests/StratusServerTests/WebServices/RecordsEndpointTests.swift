@@ -279,6 +279,13 @@ struct RecordsEndpointTests {
             "records/lookup", ["records": [["recordName": "wide"]], "desiredKeys": wanted + ["f1"]], as: .anonymous)
         #expect(tooMany.status == 400 && tooMany.json["stratusErrorCode"] as? String == "limitExceeded")
         #expect((tooMany.json["reason"] as? String)?.contains("the limit is 1000") == true, "\(tooMany.json)")
+        let modify = try await ws.post(
+            "records/modify",
+            [
+                "operations": [Self.operation("forceUpdate", ["recordName": "wide", "recordType": "Wide"])],
+                "desiredKeys": wanted + ["f1"],
+            ])
+        #expect(modify.status == 400 && modify.json["stratusErrorCode"] as? String == "limitExceeded")
     }
 
     @Test func writesNeedAUserAndEveryRequestCredentials() async throws {
