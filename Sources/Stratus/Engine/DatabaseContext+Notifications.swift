@@ -163,7 +163,11 @@ extension DatabaseContext {
         options: CKQuerySubscription.Options, _ changes: [RecordChange], now: Date,
         make: (NotificationEntry.Kind) -> NotificationEntry
     ) -> [NotificationEntry] {
-        guard let expression = predicate.makePredicate().stratusExpression else { return [] }
+        // The record type first: parsing the predicate is the larger cost, and most commits
+        // touch no record of most subscriptions' types.
+        guard changes.contains(where: { $0.recordType == recordType }),
+            let expression = predicate.makePredicate().stratusExpression
+        else { return [] }
         func matches(_ record: StoredRecord?, _ change: RecordChange) -> Bool {
             guard let record else { return false }
             let subject = StoredRecordSubject(record: record, name: change.recordName, zoneID: change.zoneID)
