@@ -53,11 +53,15 @@ extension DatabaseContext {
     /// ``fetchZoneChanges(_:since:limit:desiredKeys:)`` as the change log stores the records,
     /// without making a `CKRecord` of each: for answers written straight from them (stratusd's).
     /// The same changes, token and fields (``fetchedFields(of:desiredKeys:_:)``).
+    /// A batch ends before the entry that would take it past `byteBudget` bytes of entries
+    /// (it holds one whatever the budget): an answer of several zones shares one budget.
     package func fetchStoredZoneChanges(
-        _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int, desiredKeys: [String]?
+        _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int, desiredKeys: [String]?,
+        byteBudget: Int = DatabaseContext.maximumChangesBatchBytes
     ) throws -> StoredZoneChangesBatch {
         try Validation.checkDesiredKeys(desiredKeys)
-        return try readDecodedZoneChanges(zoneID, since: token, limit: limit) { name, stored, txn in
+        return try readDecodedZoneChanges(zoneID, since: token, limit: limit, byteBudget: byteBudget) {
+            name, stored, txn in
             .changed(
                 StoredChangedRecord(
                     recordName: name, stored: stored, fields: fetchedFields(of: stored, desiredKeys: desiredKeys, txn)))
@@ -83,11 +87,13 @@ extension DatabaseContext {
     /// backend's bytes: each live record made by `changed` and each deletion by `deleted`.
     private func readDecodedZoneChanges<Change: Sendable>(
         _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int,
+        byteBudget: Int = DatabaseContext.maximumChangesBatchBytes,
         changed: (String, StoredRecord, any BackendReadTransaction) throws -> Change,
         deleted: (String, String) -> Change
     ) throws -> ZoneChangesPage<Change> {
         var strings = StoredRecord.RepeatedStrings()
-        return try readZoneChanges(zoneID, since: token, limit: limit) { bytes, reportsDeletions in
+        return try readZoneChanges(zoneID, since: token, limit: limit, byteBudget: byteBudget) {
+            bytes, reportsDeletions in
             var reader = LentByteReader(bytes)
             let entry = try ChangeEntry(reading: &reader, strings: &strings)
             return entry.deletedRecordType == nil || reportsDeletions ? entry : nil
@@ -103,6 +109,7 @@ extension DatabaseContext {
     /// over, `make` turns each of them into a change, with the transaction.
     private func readZoneChanges<Entry, Change: Sendable>(
         _ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, limit: Int,
+        byteBudget: Int = DatabaseContext.maximumChangesBatchBytes,
         read: (UnsafeRawBufferPointer, Bool) throws -> Entry?,
         make: (Entry, any BackendReadTransaction) throws -> Change
     ) throws -> ZoneChangesPage<Change> {
@@ -134,7 +141,7 @@ extension DatabaseContext {
             // take it past ``maximumChangesBatchBytes`` (a batch holds at least one).
             try txn.scan(keys.changes(zone.number, after: start), limit: batch + 1, reverse: false) { key, value in
                 guard !moreComing else { return }
-                if taken == batch || (taken > 0 && bytes + value.count > DatabaseContext.maximumChangesBatchBytes) {
+                if taken == batch || (taken > 0 && bytes + value.count > byteBudget) {
                     moreComing = true
                     return
                 }
@@ -152,7 +159,7 @@ extension DatabaseContext {
             ).token(macKey: engine.macKey)
             return ZoneChangesPage(
                 changes: changes, token: newToken, moreComing: moreComing,
-                clientChangeTokenData: zone.clientChangeTokenData.map { Data($0) })
+                clientChangeTokenData: zone.clientChangeTokenData.map { Data($0) }, bytesRead: bytes)
         }
     }
 

@@ -85,11 +85,17 @@ enum ZoneChangesEndpoints {
         let asked = requests
         let numbersAsStrings = body.numbersAsStrings ?? false
         // Read and written on the engine's thread, as in records/changes.
+        // The zones share one batch's byte budget: past it, each further zone answers one
+        // record and moreComing.
         let answer = try await call.withDatabase { database in
+            var budget = DatabaseContext.maximumChangesBatchBytes
             let results = asked.map { zone, token, limit, keys in
                 Result { () throws(CKError) -> StoredZoneChangesBatch in
                     do {
-                        return try database.fetchStoredZoneChanges(zone, since: token, limit: limit, desiredKeys: keys)
+                        let batch = try database.fetchStoredZoneChanges(
+                            zone, since: token, limit: limit, desiredKeys: keys, byteBudget: max(0, budget))
+                        budget -= batch.bytesRead
+                        return batch
                     } catch let error as CKError {
                         throw error
                     } catch {

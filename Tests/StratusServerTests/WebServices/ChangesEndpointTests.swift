@@ -96,6 +96,43 @@ struct ChangesEndpointTests {
         #expect(once.status == 200, "\(once.json)")
     }
 
+    /// The zones of one `changes/zone` answer share one batch's 16 MiB: a second zone gets
+    /// what the first left, and moreComing; a later request carries on. (400 zones of 16 MiB
+    /// each would otherwise be 6.4 GB held for one answer.)
+    @Test func theZonesOfOneAnswerShareItsByteBudget() async throws {
+        let ws = try WebServicesFixture()
+        let blob = Data(repeating: 9, count: 900_000).base64EncodedString()
+        for zoneName in ["A", "B"] {
+            let zone: [String: Any] = ["zoneName": zoneName]
+            let made = try await ws.post(
+                "zones/modify", ["operations": [["operationType": "create", "zone": ["zoneID": zone]]]],
+                database: "private")
+            #expect(made.status == 200, "\(made.json)")
+            for n in 0..<12 {
+                let record: [String: Any] = [
+                    "recordName": "\(zoneName)\(n)", "recordType": "Blob",
+                    "fields": ["data": ["value": blob, "type": "BYTES"]],
+                ]
+                let saved = try await ws.post(
+                    "records/modify", ["operations": [["operationType": "create", "record": record]], "zoneID": zone],
+                    database: "private")
+                #expect(saved.records.first?["serverErrorCode"] == nil, "\(saved.json)")
+            }
+        }
+        let both = try await ws.post(
+            "changes/zone",
+            ["zones": [["zoneID": ["zoneName": "A"]], ["zoneID": ["zoneName": "B"]]], "resultsLimit": 2_000],
+            database: "private")
+        let zones = try #require(both.json["zones"] as? [[String: Any]], "\(both.json)")
+        let counts = zones.map { ($0["records"] as? [Any])?.count ?? -1 }
+        #expect(counts.first == 12 && (counts.last ?? 0) < 12 && (counts.last ?? 0) >= 1, "\(counts)")
+        #expect(zones.map { $0["moreComing"] as? Bool } == [false, true])
+        let token = try #require(zones.last?["syncToken"] as? String)
+        let rest = try await ws.post(
+            "records/changes", ["zoneID": ["zoneName": "B"], "syncToken": token], database: "private")
+        #expect(rest.records.count + (counts.last ?? 0) == 12, "\(rest.records.count)")
+    }
+
     @Test func aSyncTokenCarriesOnWhereItLeftOff() async throws {
         let ws = try WebServicesFixture()
         try await makeZone(ws)

@@ -7,6 +7,8 @@ package struct ZoneChangesPage<Change: Sendable>: Sendable {
     package var token: CKServerChangeToken
     package var moreComing: Bool
     package var clientChangeTokenData: Data?
+    /// The bytes of change-log entries the batch read (its share of a byte budget).
+    package var bytesRead = 0
 }
 
 /// A batch of a zone's changes as the change log stores them
