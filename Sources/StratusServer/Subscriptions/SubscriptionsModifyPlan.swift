@@ -26,7 +26,9 @@ struct SubscriptionsModifyPlan {
                     slots.append(.save(saving.count))
                     saving.append(subscription)
                 } catch {
-                    throw .badRequest("\(path)\(error.field.map { ".\($0)" } ?? ""): \(error.reason)")
+                    throw .badRequest(
+                        "\(path)\(error.field.map { ".\($0)" } ?? ""): \(error.reason)",
+                        stratusErrorCode: error.exceedsALimit ? "limitExceeded" : "invalidArguments")
                 }
             case "delete":
                 guard let id = operation.subscription.subscriptionID, !id.isEmpty else {

@@ -50,7 +50,7 @@ package struct WSSubscriptionTranslator: Sendable {
             predicate = try WSQueryTranslator(translator: translator, zone: zone ?? .default)
                 .predicate(query.filterBy, path: "query")
         } catch {
-            throw WSTranslationError(field: "query", reason: error.reason)
+            throw WSTranslationError(field: "query", reason: error.reason, exceedsALimit: error.exceedsALimit)
         }
         var options = CKQuerySubscription.Options()
         for event in dictionary.firesOn ?? ["create", "update", "delete"] {

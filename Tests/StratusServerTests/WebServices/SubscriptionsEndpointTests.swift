@@ -154,6 +154,21 @@ struct SubscriptionsEndpointTests {
             #expect(reason.contains("operations[1]") && reason.contains(field), "\(field): \(reason)")
         }
         #expect(subscriptions(try await list(ws, as: .alice)).isEmpty, "nothing was half-applied")
+
+        // A filter of more values than a query may hold is refused for its size.
+        var tooMany = Self.subscription
+        tooMany["query"] = [
+            "recordType": "Fruit",
+            "filterBy": [
+                [
+                    "comparator": "IN", "fieldName": "name",
+                    "fieldValue": ["value": (0..<251).map { "v\($0)" }, "type": "STRING_LIST"],
+                ]
+            ],
+        ]
+        let refused = try await modify(ws, [["operationType": "create", "subscription": tooMany]])
+        #expect(refused.status == 400 && refused.json["stratusErrorCode"] as? String == "limitExceeded")
+        #expect((refused.json["reason"] as? String)?.contains("limit of values: 250") == true, "\(refused.json)")
     }
 }
 
