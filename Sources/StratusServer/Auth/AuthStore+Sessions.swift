@@ -4,8 +4,8 @@ package import Stratus
 import StratusBackend
 
 /// Sessions (`ckWebAuthToken`, decision 0013.4): 32 random bytes in base64url, bound to a
-/// container × environment × user, stored under `06 03` as their SHA-256 only, with an
-/// absolute expiry and no renewal. A revoked session is deleted.
+/// container × environment × user, stored under `06 03` as their SHA-256 only and indexed by
+/// expiry under `06 0B`, with an absolute expiry and no renewal. A revoked session is deleted.
 extension AuthStore {
     /// How long a session lives unless told otherwise: 30 days.
     package static let defaultSessionTTL: TimeInterval = 30 * 86_400
@@ -27,6 +27,8 @@ extension AuthStore {
         }
         try UserEntry.validate(externalID: externalUserID)
         let token = Secret.base64URL(Secret.bytes(32))
+        let digest = SessionToken.digest(of: token)
+        try ensureIndexes()
         let entry = try data.write { writer -> Result<SessionEntry, AuthError> in
             if let refusal = try Self.refusal(container: container, environment: environment, get: writer.get) {
                 return .failure(refusal)
@@ -36,7 +38,8 @@ extension AuthStore {
             let entry = SessionEntry(
                 id: SessionToken.id(of: token), container: container, environment: environment,
                 userRecordName: user.userRecordName, created: now, expires: now.addingTimeInterval(ttl))
-            try writer.set(Self.sessionPrefix + SessionToken.digest(of: token), Self.encode(entry))
+            try writer.set(Self.sessionPrefix + digest, Self.encode(entry))
+            try writer.set(Self.sessionExpiryKey(entry.expires, digest: digest), [])
             return .success(entry)
         }.get()
         return (token, entry)
@@ -73,7 +76,7 @@ extension AuthStore {
                     under: Self.sessionPrefix, digest: SHA256.hash(data: Data(token.utf8)),
                     in: { try writer.scan($0, limit: $1) })
             else { return false }
-            try writer.clear(found.key)
+            try Self.clearSession(found.key, found.value, writer)
             return true
         }
     }
@@ -90,24 +93,44 @@ extension AuthStore {
                     return entry.container == container && entry.id == id
                 })
             else { return .failure(AuthError("container '\(container)' has no session with ID \(id)")) }
-            try writer.clear(pair.key)
+            try Self.clearSession(pair.key, pair.value, writer)
             return .success(())
         }.get()
     }
 
     /// Deletes every session expired at `now` and answers how many there were, so expired
-    /// sessions do not pile up in the store (for a periodic task; it reads every session).
+    /// sessions do not pile up in the store (for a periodic task). Finds them through the
+    /// expiry index, ``purgeBatch`` to a transaction: the work follows the sessions that
+    /// expired, not all there are.
     @discardableResult
     package func purgeExpiredSessions(now: Date = Date()) throws -> Int {
-        try data.write { writer in
-            var purged = 0
-            for pair in try writer.scan(KeyRange(prefix: Self.sessionPrefix), limit: Int.max)
-            where try Self.decode(SessionEntry.self)(pair.value).expires <= now {
-                try writer.clear(pair.key)
-                purged += 1
+        try ensureIndexes()
+        var purged = 0
+        while true {
+            let indexed = try data.write { writer in
+                let expired = try writer.scan(Self.sessionsExpired(at: now), limit: Self.purgeBatch)
+                for pair in expired {
+                    let key = Self.sessionPrefix + pair.key.suffix(32)
+                    if let value = try writer.get(key), try Self.decode(SessionEntry.self)(value).expires <= now {
+                        try writer.clear(key)
+                        purged += 1
+                    }
+                    try writer.clear(pair.key)
+                }
+                return expired.count
             }
-            return purged
+            guard indexed == Self.purgeBatch else { return purged }
         }
+    }
+
+    /// The most expired sessions one transaction of ``purgeExpiredSessions(now:)`` deletes.
+    static let purgeBatch = 1_000
+
+    /// Deletes the session stored at `key` (its value `value`) and its expiry index entry.
+    static func clearSession(_ key: [UInt8], _ value: [UInt8], _ writer: ServerData.Writer) throws {
+        try writer.clear(key)
+        let entry = try decode(SessionEntry.self)(value)
+        try writer.clear(sessionExpiryKey(entry.expires, digest: Array(key.dropFirst(sessionPrefix.count))))
     }
 
     /// The sessions of `container`, expired ones included, by ID.

@@ -15,10 +15,13 @@ import StratusBackend
 /// | `06 05 (container, external ID)` / `06 06 (container, user record name)` | ``UserEntry`` |
 /// | `06 07 (minute, key ID, r)` | the replay guard: empty |
 /// | `06 08` | the server's HMAC key: 32 bytes |
+/// | `06 09 (SHA-256(courier token))` | ``CourierEntry`` |
+/// | `06 0A`, `06 0B`, `06 0C` | indexes of couriers and sessions (`AuthStore+Indexes.swift`) |
 ///
 /// Several components are joined with `0x00`, which no container name or environment holds.
 package struct AuthStore: Sendable {
     let data: ServerData
+    let indexes = AuthIndexState()
 
     /// The auth data of the store `engine` serves.
     package init(engine: Engine) {

@@ -4,8 +4,8 @@ package import Stratus
 import StratusBackend
 
 /// Courier tokens (decision 0014.4): 32 random bytes in base64url, stored as their SHA-256 only
-/// under `06 09`; at most 20 per user (the least recently used goes first); unused for 30 days →
-/// refused and deleted.
+/// under `06 09` and indexed by user under `06 0A`; at most 20 per user (the least recently used
+/// goes first); unused for 30 days → refused and deleted.
 extension AuthStore {
     static let courierPrefix: [UInt8] = [ServerData.tag, 0x09]
     /// The most courier tokens one user keeps.
@@ -25,17 +25,18 @@ extension AuthStore {
             id: Secret.hex(SessionToken.digest(of: token).prefix(8)), container: container, environment: environment,
             userRecordName: userRecordName, apnsEnvironment: apnsEnvironment, created: now, cursor: cursor,
             lastPoll: now)
+        let digest = SessionToken.digest(of: token)
+        try ensureIndexes()
         try data.write { writer in
-            let mine = try writer.scan(KeyRange(prefix: Self.courierPrefix), limit: Int.max).compactMap { pair in
-                let other = try Self.decode(CourierEntry.self)(pair.value)
-                return other.namespace == entry.namespace ? (pair.key, other) : nil
-            }
-            for (key, _) in mine.sorted(by: { $0.1.lastPoll < $1.1.lastPoll })
+            let mine = try Self.couriers(of: entry.namespace, writer.get, writer.scan)
+            for (digest, _) in mine.sorted(by: { $0.1.lastPoll < $1.1.lastPoll })
                 .prefix(max(0, mine.count - Self.maximumCouriersPerUser + 1))
             {
-                try writer.clear(key)
+                try writer.clear(Self.courierPrefix + digest)
+                try writer.clear(Self.courierIndexKey(entry.namespace, digest: digest))
             }
-            try writer.set(Self.courierPrefix + SessionToken.digest(of: token), Self.encode(entry))
+            try writer.set(Self.courierPrefix + digest, Self.encode(entry))
+            try writer.set(Self.courierIndexKey(entry.namespace, digest: digest), [])
         }
         return (token, entry)
     }
@@ -52,7 +53,10 @@ extension AuthStore {
         else { return nil }
         let entry = try Self.decode(CourierEntry.self)(found.value)
         guard now.timeIntervalSince(entry.lastPoll) < Self.courierIdleLimit else {
-            try data.write { writer in try writer.clear(found.key) }
+            try data.write { writer in
+                try writer.clear(found.key)
+                try writer.clear(Self.courierIndexKey(entry.namespace, digest: Array(digest)))
+            }
             return nil
         }
         return entry
@@ -78,11 +82,22 @@ extension AuthStore {
 
     /// The lowest cursor among the user's courier tokens: what every one of them acknowledged.
     package func lowestCursor(of namespace: Namespace) throws -> Int64? {
-        try data.read { reader in
-            try reader.scan(KeyRange(prefix: Self.courierPrefix), limit: Int.max)
-                .map { try Self.decode(CourierEntry.self)($0.value) }
-                .filter { $0.namespace == namespace }
-                .map(\.cursor).min()
+        try ensureIndexes()
+        return try data.read { reader in
+            try Self.couriers(of: namespace, reader.get, reader.scan).map(\.1.cursor).min()
+        }
+    }
+
+    /// The courier tokens of `namespace`'s user, by the SHA-256 of each, found through their
+    /// index (at most ``maximumCouriersPerUser`` entries): never a scan of every user's.
+    static func couriers(
+        of namespace: Namespace, _ get: ([UInt8]) throws -> [UInt8]?,
+        _ scan: (KeyRange, Int, Bool) throws -> [KeyValuePair]
+    ) throws -> [([UInt8], CourierEntry)] {
+        let range = courierIndexRange(namespace)
+        return try scan(range, Int.max, false).compactMap { pair in
+            let digest = Array(pair.key.dropFirst(range.lowerBound.count))
+            return try get(courierPrefix + digest).map { (digest, try decode(CourierEntry.self)($0)) }
         }
     }
 }
