@@ -9,7 +9,7 @@ public enum ConformanceSuite {
             + ZoneCases.all
             + ModifyCases.all
             + RecordFetchCases.all + AssetCases.all + LongLivedCases.all + SchemaCases.all
-            + IndexBuildCases.all
+            + IndexBuildCases.all + LimitCases.all
     }
 
     /// The case with `id`, if there is one.
