@@ -11,6 +11,7 @@ public import Configuration
 /// | `serverMaxBodyBytes` | `STRATUS_SERVER_MAX_BODY_BYTES` | 16 MiB |
 /// | `serverMaxAssetBytes` | `STRATUS_SERVER_MAX_ASSET_BYTES` | 50 MiB |
 /// | `serverMaxConnections` | `STRATUS_SERVER_MAX_CONNECTIONS` | 1024 |
+/// | `serverMaxBufferedBodyBytes` | `STRATUS_SERVER_MAX_BUFFERED_BODY_BYTES` | 256 MiB |
 /// | `metricsHost` | `STRATUS_METRICS_HOST` | `127.0.0.1` |
 /// | `metricsPort` | `STRATUS_METRICS_PORT` | `9464` |
 /// | `metricsBearerTokenFile` | `STRATUS_METRICS_BEARER_TOKEN_FILE` | not set |
@@ -34,6 +35,8 @@ public struct StratusServerSettings: Sendable, Hashable {
     public static let defaultMaxAssetBytes = 50 * 1024 * 1024
     /// The most connections open at once when none is configured.
     public static let defaultMaxConnections = 1024
+    /// The bytes of request bodies held at once when none is configured: 256 MiB.
+    public static let defaultMaxBufferedBodyBytes = 256 * 1024 * 1024
     /// The metrics listener's host when none is configured: loopback (decision 0013.7).
     public static let defaultMetricsHost = "127.0.0.1"
     /// The metrics listener's port when none is configured (Prometheus's usual exporter port).
@@ -54,6 +57,9 @@ public struct StratusServerSettings: Sendable, Hashable {
     public var maxAssetBytes: Int
     /// The most connections the API listener keeps open at once (`serverMaxConnections`).
     public var maxConnections: Int
+    /// The bytes of request bodies, asset uploads included, the server holds at once across
+    /// every connection (`serverMaxBufferedBodyBytes`); never less than the largest single body.
+    public var maxBufferedBodyBytes: Int
     /// The host the metrics listener binds (`metricsHost`).
     public var metricsHost: String
     /// The metrics listener's port (`metricsPort`); 0 picks a free one.
@@ -76,6 +82,7 @@ public struct StratusServerSettings: Sendable, Hashable {
         maxBodyBytes = Self.defaultMaxBodyBytes
         maxAssetBytes = Self.defaultMaxAssetBytes
         maxConnections = Self.defaultMaxConnections
+        maxBufferedBodyBytes = Self.defaultMaxBufferedBodyBytes
         metricsHost = Self.defaultMetricsHost
         metricsPort = Self.defaultMetricsPort
     }
@@ -95,6 +102,8 @@ public struct StratusServerSettings: Sendable, Hashable {
         maxBodyBytes = try Self.integer(config, .serverMaxBodyBytes, in: 1...Int.max) ?? maxBodyBytes
         maxAssetBytes = try Self.integer(config, .serverMaxAssetBytes, in: 1...Int.max) ?? maxAssetBytes
         maxConnections = try Self.integer(config, .serverMaxConnections, in: 1...Int.max) ?? maxConnections
+        maxBufferedBodyBytes =
+            try Self.integer(config, .serverMaxBufferedBodyBytes, in: 1...Int.max) ?? maxBufferedBodyBytes
         metricsHost = try StratusSettings.string(config, .metricsHost) ?? metricsHost
         metricsPort = try Self.integer(config, .metricsPort, in: 0...65535) ?? metricsPort
         metricsBearerTokenFile = try StratusSettings.string(config, .metricsBearerTokenFile)

@@ -186,7 +186,7 @@ enum SettingsKey: String, CaseIterable {
     // A remote default container (decision 0016.4).
     case server, serverCredentialsFile, remoteAssetCacheBytes
     case serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxAssetBytes
-    case serverMaxConnections
+    case serverMaxConnections, serverMaxBufferedBodyBytes
     case metricsHost, metricsPort, metricsBearerTokenFile
     // Credentials and notification logs (decisions 0013, 0014).
     case authSignInUrl, authSessionTtlSeconds, authS2sMaxAgeSeconds, authReplayGuard
@@ -219,7 +219,8 @@ enum SettingsKey: String, CaseIterable {
         case .serverPort, .metricsPort: return "a port number from 0 to 65535; 0 picks a free one"
         case .serverTlsCertificate: return "the path of a PEM certificate chain"
         case .serverTlsKey: return "the path of the certificate's PEM private key"
-        case .serverMaxBodyBytes, .serverMaxAssetBytes, .remoteAssetCacheBytes: return "a number of bytes, at least 1"
+        case .serverMaxBodyBytes, .serverMaxAssetBytes, .serverMaxBufferedBodyBytes, .remoteAssetCacheBytes:
+            return "a number of bytes, at least 1"
         case .serverMaxConnections: return "a number of connections, at least 1"
         case .metricsBearerTokenFile: return "the path of a file holding the token a scrape must present"
         default: return authAndNotificationSummary

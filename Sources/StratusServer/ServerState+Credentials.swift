@@ -54,19 +54,35 @@ extension ServerState {
 
     /// The body, refused with 413 beyond `limit` (``maximumBodyBytes`` unless given) before
     /// any of it is parsed (a chunked body has no length for ``BodyLimitMiddleware`` to check
-    /// up front). `what` names the body in the error's reason. A body whose connection fails
-    /// while it is read is a ``ConnectionFailure``; a malformed one, Hummingbird's
-    /// `HTTPParserError`.
+    /// up front), and with 503 when the server's ``BodyBudget`` has no room for it: a body
+    /// with a `Content-Length` is counted whole before it is read, a chunked one as its chunks
+    /// come. `what` names the body in the error's reason. A body whose connection fails while
+    /// it is read is a ``ConnectionFailure``; a malformed one, Hummingbird's `HTTPParserError`.
     func collectBody(_ request: Request, limit: Int? = nil, what: String = "request body") async throws
         -> ByteBuffer
     {
         let limit = limit ?? maximumBodyBytes
+        let lease = BodyLease.current
         do {
-            return try await request.body.collect(upTo: limit)
+            if let length = request.headers[.contentLength].flatMap(Int.init), (0...limit).contains(length) {
+                try lease?.reserve(length)
+                return try await request.body.collect(upTo: limit)
+            }
+            var body = ByteBuffer()
+            for try await chunk in request.body {
+                guard chunk.readableBytes <= limit - body.readableBytes else {
+                    throw NIOTooManyBytesError(maxBytes: limit)
+                }
+                try lease?.reserve(chunk.readableBytes)
+                body.writeImmutableBuffer(chunk)
+            }
+            return body
         } catch is NIOTooManyBytesError {
             throw ServerError(
                 .contentTooLarge, "BAD_REQUEST", "the \(what) is larger than this server's limit of \(limit) bytes",
                 stratusErrorCode: "limitExceeded")
+        } catch let error as ServerError {
+            throw error
         } catch let error as HTTPParserError {
             throw error  // Hummingbird answers it: 400, and the connection closed.
         } catch let error as CancellationError {

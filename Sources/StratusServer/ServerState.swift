@@ -13,6 +13,9 @@ final class ServerState: Sendable {
     let servesTLS: Bool
     /// The largest request body read (``ConnectionSettings/maxBodyBytes``).
     let maximumBodyBytes: Int
+    /// The bytes of request bodies held at once: ``StratusServer/Limits/maximumBufferedBodyBytes``,
+    /// and at least the largest single body, so that one always fits.
+    let bodyBudget: BodyBudget
     let logger: Logger
     /// Wakes the waiting long-polls and event streams (decision 0014.6).
     let notificationHub: NotificationHub
@@ -40,6 +43,8 @@ final class ServerState: Sendable {
         self.notificationLog = notificationLog
         engine.setNotificationLogLimit(Int64(notificationLog.maximumEntriesPerUser))
         self.maximumBodyBytes = maximumBodyBytes
+        self.bodyBudget = BodyBudget(
+            total: max(limits.maximumBufferedBodyBytes, maximumBodyBytes, limits.maximumAssetBytes))
         self.servesTLS = servesTLS
         self.engine = engine
         self.executor = EngineExecutor(

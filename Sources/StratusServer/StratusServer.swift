@@ -21,15 +21,22 @@ public struct StratusServer: Sendable {
         public var maximumPendingRequests: Int
         /// The largest asset an upload URL takes; a larger one gets 413 (decision 0012.8).
         public var maximumAssetBytes: Int
+        /// The bytes of request bodies, uploads included, held at once across every connection;
+        /// past it a request gets 503 `TRY_AGAIN_LATER` before its body is read (decision
+        /// 0012.5). Never less than the largest single body.
+        public var maximumBufferedBodyBytes: Int
 
-        /// Two engine threads per core, 256 pending calls, 50 MiB assets (decision 0015).
+        /// Two engine threads per core, 256 pending calls, 50 MiB assets (decision 0015), 256 MiB
+        /// of bodies held at once.
         public init(
             engineThreads: Int = 2 * ProcessInfo.processInfo.activeProcessorCount,
-            maximumPendingRequests: Int = 256, maximumAssetBytes: Int = 50 << 20
+            maximumPendingRequests: Int = 256, maximumAssetBytes: Int = 50 << 20,
+            maximumBufferedBodyBytes: Int = 256 << 20
         ) {
             self.engineThreads = engineThreads
             self.maximumPendingRequests = maximumPendingRequests
             self.maximumAssetBytes = maximumAssetBytes
+            self.maximumBufferedBodyBytes = maximumBufferedBodyBytes
         }
     }
 
@@ -160,6 +167,7 @@ public struct StratusServer: Sendable {
         router.add(
             middleware: BodyLimitMiddleware(maxBytes: connections.maxBodyBytes, maxAssetBytes: limits.maximumAssetBytes)
         )
+        router.add(middleware: BodyBudgetMiddleware(budget: state.bodyBudget))
         if let signInURL = auth.signInURL { router.add(middleware: SignInRedirectMiddleware(url: signInURL)) }
         router.get("/health") { _, context in try await HealthCheck(backend: backend).response(logger: context.logger) }
         TokensCreateRoute(server: state).register(on: router)

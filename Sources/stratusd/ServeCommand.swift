@@ -82,7 +82,9 @@ struct ServeCommand: AsyncParsableCommand {
         var server = StratusServer(
             backend: try store.open(settings), backendDescription: location,
             address: .init(host: settings.server.host, port: settings.server.port),
-            limits: .init(maximumAssetBytes: settings.server.maxAssetBytes))
+            limits: .init(
+                maximumAssetBytes: settings.server.maxAssetBytes,
+                maximumBufferedBodyBytes: settings.server.maxBufferedBodyBytes))
         server.connections = connections
         server.metrics = metrics
         server.auth = startup.auth()

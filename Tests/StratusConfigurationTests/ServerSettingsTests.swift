@@ -14,6 +14,7 @@ struct ServerSettingsTests {
         #expect(server.tlsCertificateFile == nil && server.tlsKeyFile == nil)
         #expect(server.maxBodyBytes == 16 * 1024 * 1024)
         #expect(server.maxConnections == 1024)
+        #expect(server.maxBufferedBodyBytes == 256 * 1024 * 1024)
         #expect(server.metricsHost == "127.0.0.1" && server.metricsPort == 9464)
         #expect(server.metricsBearerTokenFile == nil)
     }
@@ -23,6 +24,7 @@ struct ServerSettingsTests {
             "STRATUS_SERVER_HOST": "0.0.0.0", "STRATUS_SERVER_PORT": "8443",
             "STRATUS_SERVER_TLS_CERTIFICATE": "/etc/stratus/cert.pem", "STRATUS_SERVER_TLS_KEY": "/etc/stratus/key.pem",
             "STRATUS_SERVER_MAX_BODY_BYTES": "1048576", "STRATUS_SERVER_MAX_CONNECTIONS": "64",
+            "STRATUS_SERVER_MAX_BUFFERED_BODY_BYTES": "33554432",
             "STRATUS_METRICS_HOST": "::1", "STRATUS_METRICS_PORT": "9100",
             "STRATUS_METRICS_BEARER_TOKEN_FILE": "/etc/stratus/metrics-token",
         ])
@@ -30,6 +32,7 @@ struct ServerSettingsTests {
         #expect(server.host == "0.0.0.0" && server.port == 8443)
         #expect(server.tlsCertificateFile == "/etc/stratus/cert.pem" && server.tlsKeyFile == "/etc/stratus/key.pem")
         #expect(server.maxBodyBytes == 1_048_576 && server.maxConnections == 64)
+        #expect(server.maxBufferedBodyBytes == 33_554_432)
         #expect(server.metricsHost == "::1" && server.metricsPort == 9100)
         #expect(server.metricsBearerTokenFile == "/etc/stratus/metrics-token")
         #expect(settings.origins["serverTlsKey"] == "environment variable STRATUS_SERVER_TLS_KEY")

@@ -37,7 +37,7 @@ struct SettingsTests {
                 "metricsPort",
                 "notificationsMaxPerUser", "notificationsRetentionSeconds", "remoteAssetCacheBytes",
                 "server", "serverCredentialsFile", "serverHost", "serverMaxAssetBytes", "serverMaxBodyBytes",
-                "serverMaxConnections", "serverPort",
+                "serverMaxBufferedBodyBytes", "serverMaxConnections", "serverPort",
                 "serverTlsCertificate", "serverTlsKey",
             ])
         #expect(Set(settings.origins.values) == ["default"])
@@ -116,7 +116,7 @@ struct SettingsTests {
             error?.message
                 == "configuration file '\(path)' has an unknown key 'backnd'; known keys: backend, dataDir, container, environment, logLevel, "
                 + "server, serverCredentialsFile, remoteAssetCacheBytes, serverHost, serverPort, serverTlsCertificate, serverTlsKey, serverMaxBodyBytes, serverMaxAssetBytes, "
-                + "serverMaxConnections, "
+                + "serverMaxConnections, serverMaxBufferedBodyBytes, "
                 + "metricsHost, metricsPort, metricsBearerTokenFile, "
                 + "authSignInUrl, authSessionTtlSeconds, authS2sMaxAgeSeconds, authReplayGuard, "
                 + "notificationsRetentionSeconds, notificationsMaxPerUser"
