@@ -158,4 +158,47 @@ import Testing
         }
         #expect(names == ["paris", "london", "berlin", "rome", "madrid"])
     }
+
+    /// A sort in memory keeps a page's worth of matches, and its cursor is the last match
+    /// delivered: across pages and zones every match comes once in order (absent locations
+    /// first, ties by zone and name), and a record saved before the cursor's place while a
+    /// client pages moves nothing (an offset would deliver the page's last match again).
+    @Test func pagesContinueAfterTheLastMatchWhileRecordsAreSaved() async throws {
+        let database = OpsTestKit.makeContainer().privateCloudDatabase
+        let zones = [
+            try await OpsTestKit.makeZone("A", in: database), try await OpsTestKit.makeZone("B", in: database),
+        ]
+        var records: [CKRecord] = []
+        for n in 0..<200 {
+            let record = CKRecord(
+                recordType: "Place", recordID: CKRecord.ID(recordName: String(format: "p%03d", n), zoneID: zones[n % 2])
+            )
+            if n % 9 != 0 { record["location"] = CLLocation(latitude: 51 + Double(n % 13) / 10, longitude: 4.3517) }
+            records.append(record)
+        }
+        _ = try await OpsTestKit.save(records, in: database)
+        let expected = records.sorted { a, b in
+            func rank(_ r: CKRecord) -> (Int, Int, Int, String) {
+                let n = Int(r.recordID.recordName.dropFirst())!
+                return (n % 9 == 0 ? 0 : 1, n % 9 == 0 ? 0 : n % 13, n % 2, r.recordID.recordName)
+            }
+            return rank(a) < rank(b)
+        }.map(\.recordID.recordName)
+
+        let query = CKQuery(recordType: "Place", predicate: NSPredicate(value: true))
+        let brussels = CLLocation(latitude: 50.8503, longitude: 4.3517)
+        query.sortDescriptors = [CKLocationSortDescriptor(key: "location", relativeLocation: brussels)]
+        var names: [String] = []
+        var page = try await database.records(matching: query, inZoneWith: nil, resultsLimit: 7)
+        names += page.matchResults.map(\.0.recordName)
+        while let cursor = page.queryCursor {
+            if names.count == 21 {
+                let early = CKRecord(recordType: "Place", recordID: CKRecord.ID(recordName: "early", zoneID: zones[0]))
+                _ = try await OpsTestKit.save([early], in: database)  // no location: sorts first
+            }
+            page = try await database.records(continuingMatchFrom: cursor, resultsLimit: 7)
+            names += page.matchResults.map(\.0.recordName)
+        }
+        #expect(names == expected)
+    }
 }

@@ -175,40 +175,10 @@ extension DatabaseContext {
                     bounds: plan?.bounds, txn)
             }
 
-            // Sorted in memory (location sorts, fields no record has): every match, sorted by
-            // the descriptors then by zone and record name, paged by offset.
-            var matched:
-                [(values: [PredicateValue?], zone: Int64, name: String, zoneID: CKRecordZone.ID, stored: StoredRecord)] =
-                    []
-            for (id, zone) in zones {
-                try walkRecords(
-                    zone: zone.number, typeNumber: type.number, in: keys.records(zone.number), batch: 256, txn
-                ) { name, stored in
-                    guard try matches(stored, name, id) else { return true }
-                    let subject = StoredRecordSubject(record: stored, name: name, zoneID: id)
-                    matched.append(
-                        (sortKeys.map { subject.predicateValue(forKey: $0.key) }, zone.number, name, id, stored))
-                    return true
-                }
-            }
-            matched.sort { a, b in
-                for (index, key) in sortKeys.enumerated() {
-                    let order = key.compare(a.values[index], b.values[index])
-                    if order != .orderedSame { return order == .orderedAscending }
-                }
-                return (a.zone, a.name) < (b.zone, b.name)
-            }
-            let offset = start.flatMap { if case .offset(let o) = $0 { return Int(o) } else { return nil } } ?? 0
-            let slice = matched.dropFirst(offset).prefix(pageSize)
-            let records = slice.map {
-                makeRecord(
-                    $0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys, txn)
-            }
-            let next = offset + records.count
-            let cursor =
-                next < matched.count
-                ? QueryCursorPayload.encode(.offset(Int64(next)), context: self, fingerprint: fingerprint) : nil
-            return QueryPage(records: records, cursor: cursor)
+            // Sorted in memory (location sorts, fields no record has an index for).
+            return try memorySortedPage(
+                type: type, sortKeys: sortKeys, zones: zones, start: start, pageSize: pageSize,
+                desiredKeys: desiredKeys, matches: matches, fingerprint: fingerprint, txn)
         }
     }
 
@@ -239,10 +209,14 @@ extension DatabaseContext {
 ///  | kind (1) | position … | tag (16)`.
 enum QueryCursorPayload {
     case keyset(Int64, String)
+    /// A query sorted in memory, by the position of its last page's end (Stratus before
+    /// 2026-11-27); still read, no longer made.
     case offset(Int64)
     case sorted(SortedCursorPosition)
     /// An unsorted query read through the index of the field `key` names (decision 0019.3).
     case planned(String, SortedCursorPosition)
+    /// A query sorted in memory, after its last delivered match.
+    case memorySorted(MemorySortPosition)
 
     static let magic: UInt8 = 0x51
     static let version: UInt8 = 1
@@ -288,6 +262,12 @@ enum QueryCursorPayload {
             w.write(UInt8(4))
             w.write(key)
             write(position, to: &w)
+        case .memorySorted(let position):
+            w.write(UInt8(5))
+            w.writeVarint(position.values.count)
+            for value in position.values { PredicateValueCodec.write(value, to: &w) }
+            w.write(position.zone)
+            w.write(position.name)
         }
         w.writeRaw(SipHash.tag(w.bytes, key: context.engine.macKey))
         return Data(w.bytes)
@@ -332,6 +312,12 @@ enum QueryCursorPayload {
             case 2: return .offset(try r.readInt64())
             case 3: return .sorted(try readPosition(&r, invalid: invalid))
             case 4: return .planned(try r.readString(), try readPosition(&r, invalid: invalid))
+            case 5:
+                let count = try r.readVarint()
+                guard count <= r.remaining else { throw invalid }
+                let values = try (0..<count).map { _ in try PredicateValueCodec.read(from: &r) }
+                return .memorySorted(
+                    MemorySortPosition(values: values, zone: try r.readInt64(), name: try r.readString()))
             default: throw invalid
             }
         } catch let error as CKError {

@@ -35,7 +35,17 @@ import Testing
         held?.send(
             "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                 + "Content-Length: 900000\r\n\r\n{\"operatio")
-        try await Task.sleep(for: .milliseconds(300))
+        // A lookup of 200 KB applies nothing: sent until the held body is counted (the server
+        // reads the held request's head on its own time).
+        let probe: [String: Any] = [
+            "records": [["recordName": "nothing"]], "pad": String(repeating: "p", count: 200_000),
+        ]
+        var probed = try await ws.post("records/lookup", probe, database: "private")
+        for _ in 0..<100 where probed.status != 503 {
+            try await Task.sleep(for: .milliseconds(100))
+            probed = try await ws.post("records/lookup", probe, database: "private")
+        }
+        #expect(probed.status == 503, "the held body is counted: \(probed.json)")
 
         let refused = try await ws.post("records/modify", Self.create("big", bytes: 200_000), database: "private")
         #expect(refused.status == 503, "\(refused.json)")
