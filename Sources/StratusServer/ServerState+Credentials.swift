@@ -54,21 +54,20 @@ extension ServerState {
 
     /// The body, refused with 413 beyond `limit` (``maximumBodyBytes`` unless given) before
     /// any of it is parsed (a chunked body has no length for ``BodyLimitMiddleware`` to check
-    /// up front), and with 503 when the server's ``BodyBudget`` has no room for it: a body
-    /// with a `Content-Length` is counted whole before it is read, a chunked one as its chunks
-    /// come. `what` names the body in the error's reason. A body whose connection fails while
-    /// it is read is a ``ConnectionFailure``; a malformed one, Hummingbird's `HTTPParserError`.
+    /// up front), and with 503 when the server's ``BodyBudget`` has no room for the next bytes:
+    /// they are counted as they arrive, so a client that declares a large body and sends it
+    /// slowly holds only what it sent. `what` names the body in the error's reason. A body
+    /// whose connection fails while it is read is a ``ConnectionFailure``; a malformed one,
+    /// Hummingbird's `HTTPParserError`.
     func collectBody(_ request: Request, limit: Int? = nil, what: String = "request body") async throws
         -> ByteBuffer
     {
         let limit = limit ?? maximumBodyBytes
         let lease = BodyLease.current
         do {
-            if let length = request.headers[.contentLength].flatMap(Int.init), (0...limit).contains(length) {
-                try lease?.reserve(length)
-                return try await request.body.collect(upTo: limit)
-            }
+            let declared = request.headers[.contentLength].flatMap(Int.init).map { min($0, limit) } ?? 0
             var body = ByteBuffer()
+            body.reserveCapacity(declared)
             for try await chunk in request.body {
                 guard chunk.readableBytes <= limit - body.readableBytes else {
                     throw NIOTooManyBytesError(maxBytes: limit)

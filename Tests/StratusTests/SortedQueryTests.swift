@@ -130,6 +130,45 @@ import Testing
     }
 }
 
+/// A sort index group of most of the zone (a sort field most records lack): its records are
+/// read in slices and only what the page can take is kept; pages continue inside the group.
+@Suite struct LargeSortGroupTests {
+    @Test func aGroupOfMostRecordsPagesInOrderEachOnce() async throws {
+        let database = OpsTestKit.makeContainer().privateCloudDatabase
+        let zones = [
+            try await OpsTestKit.makeZone("A", in: database), try await OpsTestKit.makeZone("B", in: database),
+        ]
+        var records: [CKRecord] = []
+        for n in 0..<1_300 {
+            let record = CKRecord(
+                recordType: "Task", recordID: CKRecord.ID(recordName: String(format: "t%04d", n), zoneID: zones[n % 2]))
+            if n % 100 == 0 { record["priority"] = n / 100 % 3 }
+            record["title"] = "title \(n % 37)"
+            records.append(record)
+        }
+        for start in stride(from: 0, to: records.count, by: 400) {
+            _ = try await OpsTestKit.save(Array(records[start..<min(start + 400, records.count)]), in: database)
+        }
+        // The field's index is built by the first sorted query.
+        let query = CKQuery(recordType: "Task", predicate: NSPredicate(format: "title != %@", "title 3"))
+        query.sortDescriptors = [
+            NSSortDescriptor(key: "priority", ascending: true), NSSortDescriptor(key: "title", ascending: false),
+        ]
+        let walked = try await OpsTestKit.walk(query, zoneID: nil, limit: 9, in: database)
+        let expected = records.filter { $0["title"] as? String != "title 3" }.sorted { a, b in
+            let pa = a["priority"] as? Int ?? -1
+            let pb = b["priority"] as? Int ?? -1
+            if pa != pb { return pa < pb }
+            let ta = a["title"] as! String
+            let tb = b["title"] as! String
+            if ta != tb { return ta > tb }
+            return (zones.firstIndex(of: a.recordID.zoneID)!, a.recordID.recordName)
+                < (zones.firstIndex(of: b.recordID.zoneID)!, b.recordID.recordName)
+        }
+        #expect(walked.map(\.recordID.recordName) == expected.map(\.recordID.recordName))
+    }
+}
+
 /// `CKLocationSortDescriptor`: nearest first, paged.
 @Suite struct LocationSortTests {
     @Test func recordsSortByDistanceNearestFirst() async throws {

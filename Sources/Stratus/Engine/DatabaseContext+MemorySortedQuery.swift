@@ -21,7 +21,7 @@ extension DatabaseContext {
         pageSize: Int, desiredKeys: [String]?, matches: (StoredRecord, String, CKRecordZone.ID) throws -> Bool,
         fingerprint: Int64, _ txn: any BackendReadTransaction
     ) throws -> QueryPage {
-        var selection = MemorySortSelection(sortKeys: sortKeys, keep: pageSize + 1)
+        var selection = MemorySortSelection<CKRecordZone.ID>(sortKeys: sortKeys, keep: pageSize + 1)
         switch start {
         case .memorySorted(let position)? where position.values.count == sortKeys.count:
             selection.after = position
@@ -38,7 +38,7 @@ extension DatabaseContext {
                 selection.consider(
                     MemorySortPosition(
                         values: sortKeys.map { subject.predicateValue(forKey: $0.key) }, zone: zone.number, name: name),
-                    zoneID: id)
+                    id)
                 return true
             }
         }
@@ -50,7 +50,7 @@ extension DatabaseContext {
             guard let record else { throw EngineError.corruptValue }
             records.append(
                 makeRecord(
-                    record, id: CKRecord.ID(recordName: entry.position.name, zoneID: entry.zoneID),
+                    record, id: CKRecord.ID(recordName: entry.position.name, zoneID: entry.payload),
                     desiredKeys: desiredKeys, txn))
         }
         let cursor = (more ? page.last : nil).map {
@@ -60,10 +60,11 @@ extension DatabaseContext {
     }
 }
 
-/// The best matches seen so far of a query sorted in memory: at most twice `keep` + `skip`
-/// held, cut back to the best `keep` + `skip` when full, so selecting a page among n matches
-/// takes O(n log k) time and O(k) memory.
-struct MemorySortSelection {
+/// The best matches seen so far of a query sorted in memory, or of one group of a sort index
+/// (``DatabaseContext/sortedPage(type:field:sortKeys:zones:start:pageSize:desiredKeys:matches:fingerprint:bounds:index:admits:cursor:_:)``),
+/// each with a payload: at most twice `keep` + `skip` held, cut back to the best `keep` +
+/// `skip` when full, so selecting a page among n matches takes O(n log k) time and O(k) memory.
+struct MemorySortSelection<Payload> {
     let sortKeys: [SortKey]
     /// How many of the best to keep: a page and one more (whether more come).
     let keep: Int
@@ -71,7 +72,7 @@ struct MemorySortSelection {
     var skip = 0
     /// Only matches after this one count (the cursor's).
     var after: MemorySortPosition?
-    private var held: [(position: MemorySortPosition, zoneID: CKRecordZone.ID)] = []
+    private var held: [(position: MemorySortPosition, payload: Payload)] = []
     /// The worst match kept after the last cut: nothing after it can be among the best.
     private var worstKept: MemorySortPosition?
 
@@ -81,15 +82,15 @@ struct MemorySortSelection {
     }
 
     /// Takes a match into account.
-    mutating func consider(_ position: MemorySortPosition, zoneID: CKRecordZone.ID) {
+    mutating func consider(_ position: MemorySortPosition, _ payload: @autoclosure () throws -> Payload) rethrows {
         if let after, !precedes(after, position) { return }
         if let worstKept, !precedes(position, worstKept) { return }
-        held.append((position, zoneID))
+        held.append((position, try payload()))
         if held.count >= 2 * (keep + skip) { cut() }
     }
 
     /// The page: up to `size` matches in order, past the skipped ones, and whether more follow.
-    mutating func page(size: Int) -> (page: [(position: MemorySortPosition, zoneID: CKRecordZone.ID)], more: Bool) {
+    mutating func page(size: Int) -> (page: [(position: MemorySortPosition, payload: Payload)], more: Bool) {
         cut()
         let page = Array(held.dropFirst(skip).prefix(size))
         return (page, held.count > skip + size)

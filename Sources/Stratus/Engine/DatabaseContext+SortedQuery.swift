@@ -98,23 +98,14 @@ extension DatabaseContext {
             var stored: StoredRecord
             var sortFields: [FieldValue?]
         }
-        func order(_ a: [PredicateValue?], _ az: Int64, _ an: String, _ b: [PredicateValue?], _ bz: Int64, _ bn: String)
-            -> Bool
-        {
-            for (index, key) in sortKeys.enumerated() {
-                let result = key.compare(a[index], b[index])
-                if result != .orderedSame { return result == .orderedAscending }
-            }
-            return (az, an) < (bz, bn)
-        }
         let canonical = sortKeys.map { IndexValue.canonicalField($0.key) }
         let cursorValues = start.map { $0.values.map { $0?.predicateValue } }
 
         var records: [Item] = []
         while true {
             // The next groups in index order across every zone, until they hold enough records
-            // to fill the page (before filtering); their records are read in one `getMany` by
-            // the positions the index entries carry (decision 0008), not one read per record.
+            // to fill the page (before filtering); their records are read by the positions the
+            // index entries carry (decision 0008), 512 to a `getMany`, not one read per record.
             var groups: [(group: [UInt8], members: [(scanner: Int, name: String, position: Int64)])] = []
             var candidates = 0
             while candidates < pageSize + 1 - min(records.count, pageSize) {
@@ -145,13 +136,19 @@ extension DatabaseContext {
                     entryKeys.append(keys.change(scanners[member.scanner].zoneNumber, member.position))
                 }
             }
-            var entries = try txn.getMany(entryKeys).makeIterator()
+            // Read in slices, each group's matches kept to what the page can still take: a
+            // group of a million records (a sort field most records lack) holds no more than a
+            // page's worth of them.
+            var entries = EntrySlices(keys: entryKeys)
             for (group, members) in groups {
-                var items: [Item] = []
+                var selection = MemorySortSelection<Item>(sortKeys: sortKeys, keep: pageSize + 1 - records.count)
+                if let start, let cursorValues, group == start.group {
+                    selection.after = MemorySortPosition(values: cursorValues, zone: start.zone, name: start.name)
+                }
                 for member in members {
                     let zone = scanners[member.scanner].zoneNumber
                     let zoneID = scanners[member.scanner].zoneID
-                    guard let bytes = entries.next() ?? nil,
+                    guard let bytes = try entries.next(txn),
                         case let entry = try ChangeEntry(decoding: bytes),
                         entry.recordName == member.name, let stored = entry.record
                     else {
@@ -160,17 +157,14 @@ extension DatabaseContext {
                     if let admits, !admits(stored, group) { continue }
                     guard try matches(stored, member.name, zoneID) else { continue }
                     let fields = canonical.map { IndexValue.sortValue(of: stored, field: $0) }
-                    items.append(
+                    let values = fields.map { $0?.predicateValue }
+                    selection.consider(
+                        MemorySortPosition(values: values, zone: zone, name: member.name),
                         Item(
-                            group: group, values: fields.map { $0?.predicateValue }, zone: zone, name: member.name,
-                            zoneID: zoneID,
+                            group: group, values: values, zone: zone, name: member.name, zoneID: zoneID,
                             stored: stored, sortFields: fields))
                 }
-                items.sort { order($0.values, $0.zone, $0.name, $1.values, $1.zone, $1.name) }
-                if let start, let cursorValues, group == start.group {
-                    items.removeAll { !order(cursorValues, start.zone, start.name, $0.values, $0.zone, $0.name) }
-                }
-                records += items
+                records += selection.page(size: pageSize + 1 - records.count).page.map(\.payload)
                 if records.count > pageSize {
                     let page = Array(records.prefix(pageSize))
                     let last = page[page.count - 1]
@@ -193,6 +187,31 @@ extension DatabaseContext {
                     $0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys, txn)
             },
             cursor: nil)
+    }
+}
+
+/// The change-log entries of a page's candidates, read 512 at a time in one `getMany` each.
+struct EntrySlices {
+    let keys: [[UInt8]]
+    private var slice: [[UInt8]?] = []
+    private var start = 0
+    private var index = 0
+
+    init(keys: [[UInt8]]) {
+        self.keys = keys
+    }
+
+    /// The next entry's bytes (`nil` when it is missing).
+    mutating func next(_ txn: any BackendReadTransaction) throws -> [UInt8]? {
+        if index == slice.count {
+            guard start < keys.count else { throw EngineError.corruptValue }
+            let end = min(start + 512, keys.count)
+            slice = try txn.getMany(Array(keys[start..<end]))
+            start = end
+            index = 0
+        }
+        defer { index += 1 }
+        return slice[index]
     }
 }
 

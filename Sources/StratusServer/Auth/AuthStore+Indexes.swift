@@ -35,10 +35,10 @@ extension AuthStore {
         sessionExpiryPrefix + millisecondBytes(of: expires) + digest
     }
 
-    /// The expiry index's entries of the sessions expired at `now`.
+    /// The expiry index's entries of sessions expired at `now`: those of earlier milliseconds
+    /// (a session expiring later in `now`'s millisecond waits for the next purge).
     static func sessionsExpired(at now: Date) -> KeyRange {
-        KeyRange(
-            from: sessionExpiryPrefix, to: sessionExpiryPrefix + millisecondBytes(of: now.addingTimeInterval(0.001)))
+        KeyRange(from: sessionExpiryPrefix, to: sessionExpiryPrefix + millisecondBytes(of: now))
     }
 
     /// Milliseconds since 1970 of `date`, rounded down, 8 bytes big-endian (0 before 1970).
@@ -54,13 +54,14 @@ extension AuthStore {
         guard !indexes.isBuilt else { return }
         try data.write { writer in
             guard try writer.get(Self.indexVersionKey) != Self.indexVersion else { return }
+            // A damaged entry is left unindexed rather than blocking every sign-in.
             for pair in try writer.scan(KeyRange(prefix: Self.courierPrefix), limit: Int.max) {
-                let entry = try Self.decode(CourierEntry.self)(pair.value)
+                guard let entry = try? Self.decode(CourierEntry.self)(pair.value) else { continue }
                 let digest = Array(pair.key.dropFirst(Self.courierPrefix.count))
                 try writer.set(Self.courierIndexKey(entry.namespace, digest: digest), [])
             }
             for pair in try writer.scan(KeyRange(prefix: Self.sessionPrefix), limit: Int.max) {
-                let entry = try Self.decode(SessionEntry.self)(pair.value)
+                guard let entry = try? Self.decode(SessionEntry.self)(pair.value) else { continue }
                 let digest = Array(pair.key.dropFirst(Self.sessionPrefix.count))
                 try writer.set(Self.sessionExpiryKey(entry.expires, digest: digest), [])
             }

@@ -107,18 +107,21 @@ extension AuthStore {
         try ensureIndexes()
         var purged = 0
         while true {
-            let indexed = try data.write { writer in
+            // Counted inside the write, whose body runs again when the transaction is retried.
+            let (indexed, cleared) = try data.write { writer in
                 let expired = try writer.scan(Self.sessionsExpired(at: now), limit: Self.purgeBatch)
+                var cleared = 0
                 for pair in expired {
                     let key = Self.sessionPrefix + pair.key.suffix(32)
                     if let value = try writer.get(key), try Self.decode(SessionEntry.self)(value).expires <= now {
                         try writer.clear(key)
-                        purged += 1
+                        cleared += 1
                     }
                     try writer.clear(pair.key)
                 }
-                return expired.count
+                return (expired.count, cleared)
             }
+            purged += cleared
             guard indexed == Self.purgeBatch else { return purged }
         }
     }

@@ -1,10 +1,10 @@
 import Synchronization
 
 /// The bytes of request bodies the server holds at once, across every connection
-/// (decision 0012.5): each body the routes collect is counted against it until its response is
-/// made, and a body that would pass it is refused with 503 `TRY_AGAIN_LATER` and a
-/// `retryAfter`, before it is read. Without it, 1,024 connections each sending a 50 MiB upload
-/// would hold 50 GiB.
+/// (decision 0012.5): each body the routes collect is counted against it as its bytes arrive,
+/// until its response is made, and a body whose next bytes would pass it is refused with 503
+/// `TRY_AGAIN_LATER` and a `retryAfter`. Without it, 1,024 connections each sending a 50 MiB
+/// upload would hold 50 GiB.
 final class BodyBudget: Sendable {
     /// The most bytes held at once.
     let total: Int

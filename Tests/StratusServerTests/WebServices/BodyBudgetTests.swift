@@ -32,21 +32,25 @@ import Testing
             "/database/1/\(WebServicesFixture.container)/development/private/records/modify"
             + "?ckAPIToken=\(ws.apiToken)&ckWebAuthToken=\(ws.aliceSession)"
         var held: RawConnection? = try RawConnection(port: try #require(ws.server.baseURL.port))
+        // 900,000 bytes of a declared 1,000,000: bytes are counted as they arrive.
         held?.send(
             "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                + "Content-Length: 900000\r\n\r\n{\"operatio")
-        // A lookup of 200 KB applies nothing: sent until the held body is counted (the server
-        // reads the held request's head on its own time).
+                + "Content-Length: 1000000\r\n\r\n{\"pad\": \"" + String(repeating: "h", count: 899_990))
+        // A lookup of 200 KB applies nothing: sent until the held bytes are counted (the server
+        // reads them on its own time). A byte more on the held connection each time keeps it
+        // from the idle timeout under load.
         let probe: [String: Any] = [
             "records": [["recordName": "nothing"]], "pad": String(repeating: "p", count: 200_000),
         ]
         var probed = try await ws.post("records/lookup", probe, database: "private")
         for _ in 0..<100 where probed.status != 503 {
+            held?.send("h")
             try await Task.sleep(for: .milliseconds(100))
             probed = try await ws.post("records/lookup", probe, database: "private")
         }
         #expect(probed.status == 503, "the held body is counted: \(probed.json)")
 
+        held?.send("h")
         let refused = try await ws.post("records/modify", Self.create("big", bytes: 200_000), database: "private")
         #expect(refused.status == 503, "\(refused.json)")
         #expect(refused.json["serverErrorCode"] as? String == "TRY_AGAIN_LATER")

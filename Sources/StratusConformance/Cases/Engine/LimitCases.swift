@@ -153,8 +153,8 @@ enum LimitCases {
             actual: "\(batches.count) batch of \(batches.first?.count ?? 0) records")
         for (index, batch) in batches.enumerated() {
             try context.expect(
-                (1...budget / largeBytes + 1).contains(batch.count),
-                "batch \(index + 1) holds 1 to \(budget / largeBytes + 1) records of \(largeBytes) bytes",
+                (1...budget / largeBytes).contains(batch.count),
+                "batch \(index + 1) holds 1 to \(budget / largeBytes) records of \(largeBytes) bytes",
                 actual: "\(batch.count) records")
         }
         let records = batches.flatMap { $0 }
