@@ -96,4 +96,16 @@ import Testing
         for token in live { #expect(try store.session(presented: token, now: now) != nil) }
         #expect(try store.purgeExpiredSessions(now: now) == 0)
     }
+
+    @Test func aSessionExpiringLaterInThePurgesMillisecondKeepsItsIndexEntry() throws {
+        let store = AuthStore(engine: try Engine(backend: InMemoryBackend()))
+        // 0.2 ms into a millisecond, so the expiry and the first purge share one.
+        let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000 + 0.0002)
+        let token = try session(store, user: "erin", ttl: 60, now: start)
+        let expiry = start.addingTimeInterval(60)
+        #expect(try store.purgeExpiredSessions(now: expiry.addingTimeInterval(-0.0001)) == 0)
+        #expect(try store.session(presented: token, now: expiry.addingTimeInterval(-0.0001)) != nil)
+        #expect(try store.purgeExpiredSessions(now: expiry) == 1, "still found through its index entry")
+        #expect(try store.session(presented: token, now: start) == nil)
+    }
 }

@@ -35,10 +35,11 @@ extension AuthStore {
         sessionExpiryPrefix + millisecondBytes(of: expires) + digest
     }
 
-    /// The expiry index's entries of sessions expired at `now`: those of earlier milliseconds
-    /// (a session expiring later in `now`'s millisecond waits for the next purge).
+    /// The expiry index's entries of sessions that may have expired at `now`: those of `now`'s
+    /// millisecond and before (one expiring later in that millisecond has not).
     static func sessionsExpired(at now: Date) -> KeyRange {
-        KeyRange(from: sessionExpiryPrefix, to: sessionExpiryPrefix + millisecondBytes(of: now))
+        KeyRange(
+            from: sessionExpiryPrefix, to: sessionExpiryPrefix + millisecondBytes(of: now.addingTimeInterval(0.001)))
     }
 
     /// Milliseconds since 1970 of `date`, rounded down, 8 bytes big-endian (0 before 1970).

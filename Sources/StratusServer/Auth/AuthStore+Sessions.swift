@@ -106,23 +106,30 @@ extension AuthStore {
     package func purgeExpiredSessions(now: Date = Date()) throws -> Int {
         try ensureIndexes()
         var purged = 0
+        var range = Self.sessionsExpired(at: now)
         while true {
             // Counted inside the write, whose body runs again when the transaction is retried.
-            let (indexed, cleared) = try data.write { writer in
-                let expired = try writer.scan(Self.sessionsExpired(at: now), limit: Self.purgeBatch)
+            let (scanned, cleared) = try data.write { writer in
+                let entries = try writer.scan(range, limit: Self.purgeBatch)
                 var cleared = 0
-                for pair in expired {
+                for pair in entries {
                     let key = Self.sessionPrefix + pair.key.suffix(32)
-                    if let value = try writer.get(key), try Self.decode(SessionEntry.self)(value).expires <= now {
-                        try writer.clear(key)
+                    guard let value = try writer.get(key) else {
+                        try writer.clear(pair.key)  // its session was deleted
+                        continue
+                    }
+                    let entry = try Self.decode(SessionEntry.self)(value)
+                    if entry.expires <= now {
+                        try Self.clearSession(key, value, writer)
                         cleared += 1
                     }
-                    try writer.clear(pair.key)
+                    // Otherwise it expires later in `now`'s millisecond: both stay.
                 }
-                return (expired.count, cleared)
+                return (entries, cleared)
             }
             purged += cleared
-            guard indexed == Self.purgeBatch else { return purged }
+            guard scanned.count == Self.purgeBatch, let last = scanned.last else { return purged }
+            range = KeyRange(from: last.key + [0], to: range.upperBound)
         }
     }
 

@@ -14,7 +14,7 @@ enum QueryCases {
             distanceRadius, unsupportedPredicates, zonelessPrivateQuerySearchesAllZones,
             zonelessSharedQueryRejected, committedWritesAreVisible, unknownRecordType, sortedSeesLatestState,
             cursorsOverInterleavedTypesWithChangesBetweenPages,
-        ]
+        ] + largeGroupCases
     }
 
     /// A query for every record of `type`, optionally sorted.
