@@ -22,6 +22,10 @@ extension DatabaseContext {
     package static let defaultQueryLimit = 100
     /// The most records one page returns.
     package static let maximumQueryLimit = 400
+    /// The most records of the type an unsorted page that walks the zone reads: past it, the
+    /// page ends with what it found (even none) and a cursor after the last record read, so
+    /// one request's work is bounded when few records match.
+    package static let maximumRecordsReadPerPage = 10_000
 
     package func query(
         _ query: CKQuery, zoneID: CKRecordZone.ID?, cursor: Data?, limit: Int, desiredKeys: [String]?
@@ -122,6 +126,7 @@ extension DatabaseContext {
 
             if sortKeys.isEmpty {
                 var records: [CKRecord] = []
+                var read = 0
                 var after: (Int64, String)? = start.flatMap {
                     if case .keyset(let z, let n) = $0 { return (z, n) } else { return nil }
                 }
@@ -133,9 +138,15 @@ extension DatabaseContext {
                         range = KeyRange(from: prefix.appending(after.1).bytes + [0], to: range.upperBound)
                     }
                     var full = false
+                    var lastRead: String?
                     try walkRecords(
                         zone: zone.number, typeNumber: type.number, in: range, batch: pageSize + 1, txn
                     ) { name, stored in
+                        if read == Self.maximumRecordsReadPerPage {
+                            return false
+                        }
+                        read += 1
+                        lastRead = name
                         guard try matches(stored, name, id) else { return true }
                         if records.count == pageSize {
                             full = true
@@ -154,6 +165,13 @@ extension DatabaseContext {
                             cursor: QueryCursorPayload.encode(
                                 .keyset(self.zoneNumber(of: last.zoneID, in: zones), last.recordName),
                                 context: self, fingerprint: fingerprint))
+                    }
+                    if read == Self.maximumRecordsReadPerPage, let lastRead {
+                        // The page's reading is spent: continue after the last record read.
+                        return QueryPage(
+                            records: records,
+                            cursor: QueryCursorPayload.encode(
+                                .keyset(zone.number, lastRead), context: self, fingerprint: fingerprint))
                     }
                     after = nil
                 }
