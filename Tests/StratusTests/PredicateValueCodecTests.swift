@@ -3,7 +3,8 @@ import Testing
 
 @testable import Stratus
 
-/// The sort values a memory-sorted query's cursor carries come back as they went.
+/// Predicate values (a stored predicate's constants, a memory-sorted query's cursor's sort
+/// values) come back as they went.
 @Suite struct PredicateValueCodecTests {
     @Test func everyKindOfValueRoundTrips() throws {
         let values: [PredicateValue?] = [
@@ -13,16 +14,18 @@ import Testing
             .list([.string("a"), .int(1), .location(latitude: 1, longitude: 2)]),
         ]
         var writer = ByteWriter()
-        for value in values { PredicateValueCodec.write(value, to: &writer) }
+        for value in values { PredicateValueCodec.write(optional: value, to: &writer) }
         var reader = ByteReader(writer.bytes)
-        let read = try values.map { _ in try PredicateValueCodec.read(from: &reader) }
+        let read = try values.map { _ in try PredicateValueCodec.readOptional(from: &reader) }
         #expect(read == values)
         #expect(reader.remaining == 0)
     }
 
-    @Test func aListInsideAListIsRefused() {
+    @Test func listsNestNoDeeperThanStoredFieldsDo() {
+        var value = PredicateValue.int(1)
+        for _ in 0...FieldValueCodec.maximumListDepth { value = .list([value]) }
         var writer = ByteWriter()
-        PredicateValueCodec.write(.list([.list([.int(1)])]), to: &writer)
+        PredicateValueCodec.write(value, to: &writer)
         var reader = ByteReader(writer.bytes)
         #expect(throws: EngineError.self) { try PredicateValueCodec.read(from: &reader) }
     }

@@ -283,7 +283,7 @@ enum QueryCursorPayload {
         case .memorySorted(let position):
             w.write(UInt8(5))
             w.writeVarint(position.values.count)
-            for value in position.values { PredicateValueCodec.write(value, to: &w) }
+            for value in position.values { PredicateValueCodec.write(optional: value, to: &w) }
             w.write(position.zone)
             w.write(position.name)
         }
@@ -333,7 +333,7 @@ enum QueryCursorPayload {
             case 5:
                 let count = try r.readVarint()
                 guard count <= r.remaining else { throw invalid }
-                let values = try (0..<count).map { _ in try PredicateValueCodec.read(from: &r) }
+                let values = try (0..<count).map { _ in try PredicateValueCodec.readOptional(from: &r) }
                 return .memorySorted(
                     MemorySortPosition(values: values, zone: try r.readInt64(), name: try r.readString()))
             default: throw invalid
