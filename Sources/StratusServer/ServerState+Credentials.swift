@@ -65,9 +65,8 @@ extension ServerState {
         let limit = limit ?? maximumBodyBytes
         let lease = BodyLease.current
         do {
-            let declared = request.headers[.contentLength].flatMap(Int.init).map { min($0, limit) } ?? 0
+            // No capacity reserved from the declared length: memory follows the bytes counted.
             var body = ByteBuffer()
-            body.reserveCapacity(declared)
             for try await chunk in request.body {
                 guard chunk.readableBytes <= limit - body.readableBytes else {
                     throw NIOTooManyBytesError(maxBytes: limit)

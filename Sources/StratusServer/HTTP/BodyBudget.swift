@@ -14,9 +14,6 @@ final class BodyBudget: Sendable {
         self.total = total
     }
 
-    /// The bytes held now.
-    var heldBytes: Int { held.withLock { $0 } }
-
     /// Counts `bytes` more, or answers `false` when they would pass ``total``.
     func reserve(_ bytes: Int) -> Bool {
         held.withLock { held in
