@@ -48,43 +48,6 @@ extension DatabaseContext {
         return [containerNumber]
     }
 
-    /// A public commit fires the users' query subscriptions on the record types it wrote,
-    /// found through the index `41 (record type, n_U, id)`: each user's entries go to that
-    /// user's log. Returns the logs appended to.
-    private func firePublicSubscriptions(
-        _ changes: [RecordChange], _ txn: any BackendWriteTransaction, _ preloaded: PreloadedRows?
-    ) throws -> [Int64] {
-        let now = Date()
-        var entriesByUser: [Int64: [NotificationEntry]] = [:]
-        var users: [Int64] = []
-        for recordType in Set(changes.map(\.recordType)).sorted() {
-            let range = keys.publicSubscriptionIndex(recordType)
-            for pair in try scanAll(range, txn, preloaded) {
-                var reader = OrderedKeyReader(pair.key, from: range.lowerBound.count)
-                let user = try reader.readInteger()
-                let id = try reader.readString()
-                let userKeys = DatabaseKeys(containerNumber: user, scope: Int64(scope.rawValue))
-                guard let bytes = try txn.get(userKeys.subscription(id)) else { continue }
-                let row = try SubscriptionRow(decoding: bytes)
-                let fired = subscriptionEntries(for: row, changes, zonesChanged: false, now: now)
-                guard !fired.isEmpty else { continue }
-                if entriesByUser[user] == nil { users.append(user) }
-                entriesByUser[user, default: []] += fired
-                if case .query(_, _, _, let options) = row.kind,
-                    CKQuerySubscription.Options(rawValue: options).contains(.firesOnce)
-                {
-                    try txn.clear(userKeys.subscription(id))
-                    try txn.clear(pair.key)
-                }
-            }
-        }
-        let limit = engine.notificationLogLimit
-        for user in users {
-            try NotificationLog.append(entriesByUser[user] ?? [], to: user, maximumEntries: limit, txn)
-        }
-        return users
-    }
-
     /// The scans ``fireSubscriptions(_:zonesChanged:_:preloaded:)`` starts with when the commit
     /// writes records of `recordTypes` (or only zones): read ahead with a write's first reads
     /// (``PreloadedRows``), they cost no round trip of their own.
@@ -92,13 +55,18 @@ extension DatabaseContext {
         guard firesSubscriptions else { return [] }
         if namespaceOwner == "" {
             guard scope == .public else { return [] }
-            return recordTypes.map { ScanRequest(keys.publicSubscriptionIndex($0), limit: Self.subscriptionPage) }
+            return recordTypes.flatMap {
+                [
+                    ScanRequest(keys.publicSubscriptionIndex($0), limit: Self.subscriptionPage),
+                    ScanRequest(keys.publicSubscriptionKeyMarks($0), limit: Self.subscriptionPage),
+                ]
+            }
         }
         return [ScanRequest(keys.subscriptions, limit: Self.subscriptionPage)]
     }
 
     /// Pairs read per scan of subscriptions.
-    private static let subscriptionPage = 256
+    static let subscriptionPage = 256
 
     /// Every subscription of this database.
     private func loadSubscriptionRows(
@@ -108,7 +76,7 @@ extension DatabaseContext {
     }
 
     /// Every pair in `range`, read in pages (the first one preloaded, when it was).
-    private func scanAll(
+    func scanAll(
         _ range: KeyRange, _ txn: any BackendReadTransaction, _ preloaded: PreloadedRows?
     ) throws -> [KeyValuePair] {
         var pairs: [KeyValuePair] = []
@@ -124,7 +92,7 @@ extension DatabaseContext {
     }
 
     /// The entries `row` makes for this commit.
-    private func subscriptionEntries(
+    func subscriptionEntries(
         for row: SubscriptionRow, _ changes: [RecordChange], zonesChanged: Bool, now: Date
     ) -> [NotificationEntry] {
         let time = now.timeIntervalSinceReferenceDate
@@ -166,7 +134,7 @@ extension DatabaseContext {
         // The record type first: parsing the predicate is the larger cost, and most commits
         // touch no record of most subscriptions' types.
         guard changes.contains(where: { $0.recordType == recordType }),
-            let expression = predicate.makePredicate().stratusExpression
+            let expression = predicate.expression
         else { return [] }
         func matches(_ record: StoredRecord?, _ change: RecordChange) -> Bool {
             guard let record else { return false }

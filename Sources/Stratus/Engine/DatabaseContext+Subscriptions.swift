@@ -137,8 +137,6 @@ extension DatabaseContext {
         }
     }
 
-    /// Moves a user's public-database query subscription `id` in the public database's index
-    /// (`41 (record type, n_U, id)`) from its stored row to `new`; nothing elsewhere.
     /// The most subscriptions one database holds (of one user: each user's subscriptions,
     /// public ones included, are kept in their own namespace). Every commit evaluates them.
     package static let maximumSubscriptions = 200
@@ -178,17 +176,28 @@ extension DatabaseContext {
         return nil
     }
 
+    /// Moves a user's public-database query subscription `id` in the public database's indexes
+    /// (`41 (record type, n_U, id)`, or `42` when its predicate requires a value: decision
+    /// 0014.8) from its stored row to `new`; nothing elsewhere.
     private func updatePublicIndex(_ id: String, new: SubscriptionRow?, _ txn: any BackendWriteTransaction) throws {
         guard let publicNumber else { return }
         let index = DatabaseKeys(containerNumber: publicNumber, scope: Int64(CKDatabase.Scope.public.rawValue))
-        if let old = try txn.get(keys.subscription(id)),
-            case .query(let recordType, _, _, _) = try SubscriptionRow(decoding: old).kind
-        {
-            try txn.clear(index.publicSubscriptionIndex(recordType, user: containerNumber, id: id))
+        if let old = try txn.get(keys.subscription(id)) {
+            // Both entries an older row can have: a store written before keyed entries (0014.8)
+            // holds a keyable subscription in `41`.
+            for key in index.publicSubscriptionEntries(of: try SubscriptionRow(decoding: old), user: containerNumber) {
+                try txn.clear(key)
+            }
         }
-        if let new, case .query(let recordType, _, _, _) = new.kind {
+        guard let new, case .query(let recordType, let predicate, _, _) = new.kind else { return }
+        guard let key = PublicSubscriptionKey(predicate) else {
             try txn.set(index.publicSubscriptionIndex(recordType, user: containerNumber, id: id), [])
+            return
         }
+        try txn.set(index.keyedPublicSubscription(recordType, key, user: containerNumber, id: id), [])
+        let mark = index.publicSubscriptionKeyMark(recordType, field: key.field)
+        // Read first: two users subscribing at once then write no common key.
+        if try txn.get(mark) == nil { try txn.set(mark, []) }
     }
 
     /// Fetches subscriptions by ID (a missing one fails with `unknownItem`; an ID listed twice

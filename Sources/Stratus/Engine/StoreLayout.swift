@@ -92,6 +92,13 @@ struct DatabaseKeys: Sendable {
     /// In a public database: `41 (record type, n_U, id)` → empty, user U's query subscription
     /// `id` on that type, stored at `03 (n_U, 1) 40 (id)` (decisions 0012.10, 0014.1).
     static let publicSubscriptionIndexTag: UInt8 = 0x41
+    /// In a public database: `42 (record type, key, form, n_U, id)` → empty, user U's query
+    /// subscription `id` that requires `key == <a value of that form>` (decision 0014.8); such
+    /// a subscription is not in `41`.
+    static let keyedPublicSubscriptionTag: UInt8 = 0x42
+    /// In a public database: `43 (record type, key)` → empty, a key some `42` entry of that type
+    /// uses (or once used).
+    static let publicSubscriptionKeyTag: UInt8 = 0x43
 
     var meta: [UInt8] { prefix.appending(tag: DatabaseKeys.metaTag).bytes }
 
@@ -195,5 +202,45 @@ struct DatabaseKeys: Sendable {
     /// The users' query subscriptions on `recordType` (in a public database).
     func publicSubscriptionIndex(_ recordType: String) -> KeyRange {
         prefix.appending(tag: DatabaseKeys.publicSubscriptionIndexTag).appending(recordType).range
+    }
+
+    /// User `user`'s keyed query subscription `id` on `recordType` (in a public database).
+    func keyedPublicSubscription(_ recordType: String, _ key: PublicSubscriptionKey, user: Int64, id: String)
+        -> [UInt8]
+    {
+        var entry = keyedPublicSubscriptionPrefix(recordType, field: key.field, form: key.value)
+        entry.append(user)
+        entry.append(id)
+        return entry.bytes
+    }
+    /// The keyed query subscriptions on `recordType` that require `field` to hold a value of
+    /// `form`.
+    func keyedPublicSubscriptions(_ recordType: String, field: String, form: [UInt8]) -> KeyRange {
+        keyedPublicSubscriptionPrefix(recordType, field: field, form: form).range
+    }
+    private func keyedPublicSubscriptionPrefix(_ recordType: String, field: String, form: [UInt8]) -> OrderedKey {
+        var key = prefix.appending(tag: DatabaseKeys.keyedPublicSubscriptionTag).appending(recordType)
+            .appending(field)
+        key.append(bytes: form)
+        return key
+    }
+    /// Every index entry user `user`'s subscription `row` can have (none unless a query
+    /// subscription): its `41` entry and, when its predicate requires a value, its `42` entry.
+    func publicSubscriptionEntries(of row: SubscriptionRow, user: Int64) -> [[UInt8]] {
+        guard case .query(let recordType, let predicate, _, _) = row.kind else { return [] }
+        let id = row.subscriptionID
+        var entries = [publicSubscriptionIndex(recordType, user: user, id: id)]
+        if let key = PublicSubscriptionKey(predicate) {
+            entries.append(keyedPublicSubscription(recordType, key, user: user, id: id))
+        }
+        return entries
+    }
+    /// The mark that keyed subscriptions on `recordType` use `field`.
+    func publicSubscriptionKeyMark(_ recordType: String, field: String) -> [UInt8] {
+        prefix.appending(tag: DatabaseKeys.publicSubscriptionKeyTag).appending(recordType).appending(field).bytes
+    }
+    /// The marks of the keys keyed subscriptions on `recordType` use.
+    func publicSubscriptionKeyMarks(_ recordType: String) -> KeyRange {
+        prefix.appending(tag: DatabaseKeys.publicSubscriptionKeyTag).appending(recordType).range
     }
 }

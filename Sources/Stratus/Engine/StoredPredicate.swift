@@ -1,5 +1,6 @@
 import Foundation
 import StratusPredicate
+import Synchronization
 
 /// A predicate in the form the engine stores (a query subscription's predicate): a format
 /// string whose every constant is a `%@` placeholder, and the constants themselves.
@@ -9,7 +10,7 @@ import StratusPredicate
 /// cannot be parsed again. Keeping the constants as typed values beside a `%@` template makes
 /// `NSPredicate(format: template, argumentArray: values)` re-create an equal expression for
 /// every value type.
-struct StoredPredicate: Sendable, Equatable {
+struct StoredPredicate: Sendable, Hashable {
     /// The format string, with `%@` in place of every constant.
     var template: String
     /// The constants, in the order of their placeholders.
@@ -74,6 +75,23 @@ struct StoredPredicate: Sendable, Equatable {
         if values.isEmpty && template == "FALSEPREDICATE" { return NSPredicate(value: false) }
         return NSPredicate(format: template, argumentArray: values)
     }
+
+    /// The predicate's expression (`nil`: it does not parse, which a validated one always
+    /// does), parsed once per process: parsing through `NSPredicate` costs tens of microseconds,
+    /// and every commit judges its database's subscriptions again (decision 0014.8).
+    var expression: QueryPredicate? {
+        if let cached = Self.parsed.withLock({ $0[self] }) { return cached }
+        let expression = makePredicate().stratusExpression
+        Self.parsed.withLock { cache in
+            if cache.count >= Self.maximumParsed { cache.removeAll(keepingCapacity: true) }
+            cache[self] = expression
+        }
+        return expression
+    }
+
+    /// The expressions parsed so far, emptied when it holds ``maximumParsed``.
+    private static let parsed = Mutex<[StoredPredicate: QueryPredicate?]>([:])
+    private static let maximumParsed = 16_384
 
     // MARK: Template
 
