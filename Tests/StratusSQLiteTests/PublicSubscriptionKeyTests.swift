@@ -108,14 +108,24 @@ import Testing
     func keyedAndUnkeyedSubscriptionsAgree(backend: Backend) async throws {
         try await withEngine(backend) { engine in
             let constants = KeyedValues.constants
-            for (n, (field, constant)) in constants.enumerated() {
-                try subscribe(engine, "_k\(n)", NSPredicate(format: "%K == %@", field, constant))
-                try subscribe(engine, "_u\(n)", NSPredicate(format: "%K IN %@", field, [constant]))
+            let writer = try writer(engine)
+            for (n, (field, options, constant)) in constants.enumerated() {
+                let keyed = NSPredicate(format: "%K ==\(options) %@", field, constant)
+                let unkeyed = NSPredicate(format: "%K IN\(options) %@", field, [constant])
+                try subscribe(engine, "_k\(n)", keyed)
+                try subscribe(engine, "_u\(n)", unkeyed)
+                // The first is found by its value, the second by its type only.
+                let keyedExpression = try #require(keyed.stratusExpression)
+                let unkeyedExpression = try #require(unkeyed.stratusExpression)
+                let key = try #require(PublicSubscriptionKey(keyedExpression), "\(keyed)")
+                #expect(PublicSubscriptionKey(unkeyedExpression) == nil)
+                let user = try engine.database(namespace: Self.user("_k\(n)"), scope: .public).containerNumber
+                let entry = writer.keys.keyedPublicSubscription("Item", key, user: user, id: "mine")
+                #expect(try engine.read { try $0.get(entry) } != nil)
             }
             var random = SeededGenerator(seed: 20_261_127)
-            let writer = try writer(engine)
             var existing: [String] = []
-            for commit in 0..<60 {
+            for commit in 0..<80 {
                 var saves: [CKRecord] = []
                 var deletes: [String] = []
                 for slot in 0..<Int.random(in: 1...3, using: &random) {
@@ -139,10 +149,21 @@ import Testing
             var fired = 0
             for n in constants.indices {
                 let keyed = try log(engine, "_k\(n)")
-                #expect(keyed == (try log(engine, "_u\(n)")), "\(constants[n].0) == \(constants[n].1)")
+                #expect(keyed == (try log(engine, "_u\(n)")), "\(constants[n].0) ==\(constants[n].1) \(constants[n].2)")
                 fired += keyed.count
             }
             #expect(fired > 100, "the random commits fired \(fired) notifications")
+        }
+    }
+
+    /// More subscriptions under one value than one read of the index returns.
+    @Test(arguments: Backend.allCases)
+    func everySubscriptionUnderOneValueFires(backend: Backend) async throws {
+        try await withEngine(backend) { engine in
+            let users = DatabaseContext.subscriptionPage + 44
+            for n in 0..<users { try subscribe(engine, "_u\(n)", NSPredicate(format: "recipient == 'all'")) }
+            try modify(try writer(engine), save: [item("m1", recipient: "ALL")])
+            for n in 0..<users { #expect(try log(engine, "_u\(n)") == ["mine:m1:1"], "user \(n)") }
         }
     }
 
@@ -181,6 +202,8 @@ import Testing
                 saving: [], deleting: ["mine"]
             ).deleted[0].1.get()
             #expect(try entries() == [false, false])
+            let marks = writer.keys.publicSubscriptionKeyMarks("Item")
+            #expect(try engine.read { try $0.scan(marks, limit: 10) }.isEmpty, "no keyed subscription uses the field")
             try modify(writer, save: [item("a3", recipient: "_alice")])
             #expect(try log(engine, "_alice").count == 2)
         }
@@ -191,26 +214,38 @@ import Testing
 /// values equal by CloudKit's equality in different forms, and values that share a form but are
 /// not equal (a coarse form must cost a judgement, never a notification).
 enum KeyedValues {
-    static let titles = ["Café", "cafe", "CAFE", "Cafe\u{301}", "tea"]
-    /// Integers and doubles, saved as their own types.
+    static let long = String(repeating: "x", count: 250)
+    /// Strings equal in one case or form and not another; a character that folds to two letters
+    /// with case alone and one with diacritics (U+1FB3); strings equal in their first 200 bytes.
+    static let titles = [
+        "Café", "cafe", "CAFE", "Cafe\u{301}", "tea", "\u{1FB3}", "ΑΙ", "αι", "α", "ß", "SS", "ss", "İ", "i",
+        long + "a", long + "b",
+    ]
+    /// Integers and doubles, saved as their own types; integers beyond 2^53.
     static let counts: [@Sendable (CKRecord) -> Void] = [
         { $0["count"] = 0 }, { $0["count"] = 5 }, { $0["count"] = 5.0 }, { $0["count"] = -0.0 },
-        { $0["count"] = 7 }, { $0["count"] = 7.5 },
+        { $0["count"] = 7 }, { $0["count"] = 7.5 }, { $0["count"] = 9_007_199_254_740_992 },
+        { $0["count"] = 9_007_199_254_740_993 }, { $0["count"] = 9_007_199_254_740_992.0 },
     ]
     static let dates = [Date(timeIntervalSinceReferenceDate: 1_000), Date(timeIntervalSinceReferenceDate: 1_000.5)]
     static let owners = ["alice", "Alice", "bob"]
     static let tags: [[String]] = [["a", "B"], ["b"], ["c", "A"], []]
 
-    /// One subscription per (field, constant): strings in every case, numbers as integers and
-    /// doubles, dates, references and record names, list elements.
-    static var constants: [(String, any CVarArg)] {
+    /// One subscription per (field, string options, constant): strings in every case and
+    /// form, with and without `[d]`; numbers as integers and doubles; dates; references and
+    /// record names; list elements; the record's own ID.
+    static var constants: [(String, String, any CVarArg)] {
         [
-            ("title", "Café"), ("title", "CAFE"), ("title", "tea"),
-            ("count", 5), ("count", 5.0), ("count", 0), ("count", -0.0), ("count", 7.5),
-            ("when", dates[0] as NSDate), ("when", dates[1] as NSDate),
-            ("owner", CKRecord.Reference(recordID: CKRecord.ID(recordName: "alice"), action: .none)),
-            ("owner", "alice"), ("owner", "ALICE"),
-            ("tags", "b"), ("tags", "A"),
+            ("title", "", "Café"), ("title", "", "CAFE"), ("title", "", "tea"), ("title", "", "ΑΙ"),
+            ("title", "", "α"), ("title", "", "SS"), ("title", "", "I"), ("title", "", long + "a"),
+            ("title", "[d]", "cafe"), ("title", "[cd]", "α"), ("title", "[cd]", "αι"), ("title", "[d]", "ss"),
+            ("count", "", 5), ("count", "", 5.0), ("count", "", 0), ("count", "", -0.0), ("count", "", 7.5),
+            ("count", "", 9_007_199_254_740_993), ("count", "", 9_007_199_254_740_992.0),
+            ("when", "", dates[0] as NSDate), ("when", "", dates[1] as NSDate),
+            ("owner", "", CKRecord.Reference(recordID: CKRecord.ID(recordName: "alice"), action: .none)),
+            ("owner", "", "alice"), ("owner", "", "ALICE"),
+            ("tags", "", "b"), ("tags", "", "A"),
+            ("recordID", "", CKRecord.ID(recordName: "r3-0")),
         ]
     }
 

@@ -11,14 +11,28 @@ import StratusPredicate
 /// of a value a changed record holds, before or after the change, in the field they name.
 extension DatabaseContext {
     /// A subscription a public commit judges: its record type, user and ID.
-    private struct PublicSubscriptionCandidate: Hashable {
+    private struct PublicSubscriptionCandidate {
         var recordType: String
         var user: Int64
         var id: String
 
+        /// The subscription's identity: its user and the bytes of its ID, as its key holds them
+        /// (the ID's `String` equality would merge canonically equivalent IDs, which are two
+        /// subscriptions).
+        var identity: PublicSubscriptionIdentity { PublicSubscriptionIdentity(user: user, id: Array(id.utf8)) }
+
         static func precedes(_ a: Self, _ b: Self) -> Bool {
-            (a.recordType, a.user, a.id) < (b.recordType, b.user, b.id)
+            if a.recordType != b.recordType {
+                return Array(a.recordType.utf8).lexicographicallyPrecedes(b.recordType.utf8)
+            }
+            if a.user != b.user { return a.user < b.user }
+            return Array(a.id.utf8).lexicographicallyPrecedes(b.id.utf8)
         }
+    }
+
+    private struct PublicSubscriptionIdentity: Hashable {
+        var user: Int64
+        var id: [UInt8]
     }
 
     /// Judges the public subscriptions `changes` can fire, in the order of (record type, user,
@@ -47,7 +61,7 @@ extension DatabaseContext {
                 CKQuerySubscription.Options(rawValue: options).contains(.firesOnce)
             {
                 try txn.clear(DatabaseKeys(containerNumber: candidate.user, scope: scope).subscription(candidate.id))
-                for key in keys.publicSubscriptionEntries(of: row, user: candidate.user) { try txn.clear(key) }
+                try clearPublicIndexEntries(of: row, user: candidate.user, in: keys, txn)
             }
         }
         let limit = engine.notificationLogLimit
@@ -71,9 +85,10 @@ extension DatabaseContext {
             let marks = keys.publicSubscriptionKeyMarks(recordType)
             for mark in try scanAll(marks, txn, preloaded) {
                 var reader = OrderedKeyReader(mark.key, from: marks.lowerBound.count)
-                let field = try reader.readString()
+                let field = PublicSubscriptionKey.Field(
+                    name: try reader.readString(), ignoresDiacritics: try reader.readInteger() != 0)
                 for form in Self.forms(of: field, in: changes, recordType: recordType) {
-                    keyed.append((recordType, keys.keyedPublicSubscriptions(recordType, field: field, form: form)))
+                    keyed.append((recordType, keys.keyedPublicSubscriptions(recordType, field, form: form)))
                 }
             }
         }
@@ -88,8 +103,8 @@ extension DatabaseContext {
                 for pair in pairs { candidates.append(try candidate(pair.key, in: range, recordType)) }
             }
         }
-        var seen = Set<PublicSubscriptionCandidate>()
-        return candidates.sorted(by: PublicSubscriptionCandidate.precedes).filter { seen.insert($0).inserted }
+        var seen = Set<PublicSubscriptionIdentity>()
+        return candidates.sorted(by: PublicSubscriptionCandidate.precedes).filter { seen.insert($0.identity).inserted }
     }
 
     /// The candidate an index entry in `range` names: its key ends with (n_U, id).
@@ -102,16 +117,31 @@ extension DatabaseContext {
     }
 
     /// The forms of the values `field` holds in the records of `recordType` that `changes`
-    /// change, before and after.
-    private static func forms(of field: String, in changes: [RecordChange], recordType: String) -> Set<[UInt8]> {
+    /// change: after the change, or before a deletion (what a query subscription is judged on,
+    /// decision 0014.1).
+    private static func forms(
+        of field: PublicSubscriptionKey.Field, in changes: [RecordChange], recordType: String
+    ) -> Set<[UInt8]> {
         var forms = Set<[UInt8]>()
         for change in changes where change.recordType == recordType {
-            for state in [change.before, change.after] {
-                guard let state else { continue }
-                let subject = StoredRecordSubject(record: state, name: change.recordName, zoneID: change.zoneID)
-                forms.formUnion(PublicSubscriptionKey.forms(of: subject.predicateValue(forKey: field)))
-            }
+            guard let state = change.after ?? change.before else { continue }
+            let subject = StoredRecordSubject(record: state, name: change.recordName, zoneID: change.zoneID)
+            forms.formUnion(PublicSubscriptionKey.forms(of: subject.predicateValue(forKey: field.name), field))
         }
         return forms
+    }
+
+    /// Clears every index entry user `user`'s subscription `row` can have in the public
+    /// database `index` (an older store's keyable subscription is in `41`), and the mark of its
+    /// field once no keyed subscription uses it.
+    func clearPublicIndexEntries(
+        of row: SubscriptionRow, user: Int64, in index: DatabaseKeys, _ txn: any BackendWriteTransaction
+    ) throws {
+        for key in index.publicSubscriptionEntries(of: row, user: user) { try txn.clear(key) }
+        guard case .query(let recordType, let predicate, _, _) = row.kind, let key = PublicSubscriptionKey(predicate)
+        else { return }
+        if try txn.scan(index.keyedPublicSubscriptions(recordType, key.field), limit: 1).isEmpty {
+            try txn.clear(index.publicSubscriptionKeyMark(recordType, key.field))
+        }
     }
 }

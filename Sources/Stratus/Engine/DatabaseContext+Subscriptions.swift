@@ -183,11 +183,7 @@ extension DatabaseContext {
         guard let publicNumber else { return }
         let index = DatabaseKeys(containerNumber: publicNumber, scope: Int64(CKDatabase.Scope.public.rawValue))
         if let old = try txn.get(keys.subscription(id)) {
-            // Both entries an older row can have: a store written before keyed entries (0014.8)
-            // holds a keyable subscription in `41`.
-            for key in index.publicSubscriptionEntries(of: try SubscriptionRow(decoding: old), user: containerNumber) {
-                try txn.clear(key)
-            }
+            try clearPublicIndexEntries(of: try SubscriptionRow(decoding: old), user: containerNumber, in: index, txn)
         }
         guard let new, case .query(let recordType, let predicate, _, _) = new.kind else { return }
         guard let key = PublicSubscriptionKey(predicate) else {
@@ -195,8 +191,8 @@ extension DatabaseContext {
             return
         }
         try txn.set(index.keyedPublicSubscription(recordType, key, user: containerNumber, id: id), [])
-        let mark = index.publicSubscriptionKeyMark(recordType, field: key.field)
-        // Read first: two users subscribing at once then write no common key.
+        let mark = index.publicSubscriptionKeyMark(recordType, key.field)
+        // Read first: once the mark exists, users subscribing at once write no common key.
         if try txn.get(mark) == nil { try txn.set(mark, []) }
     }
 

@@ -92,12 +92,12 @@ struct DatabaseKeys: Sendable {
     /// In a public database: `41 (record type, n_U, id)` → empty, user U's query subscription
     /// `id` on that type, stored at `03 (n_U, 1) 40 (id)` (decisions 0012.10, 0014.1).
     static let publicSubscriptionIndexTag: UInt8 = 0x41
-    /// In a public database: `42 (record type, key, form, n_U, id)` → empty, user U's query
-    /// subscription `id` that requires `key == <a value of that form>` (decision 0014.8); such
-    /// a subscription is not in `41`.
+    /// In a public database: `42 (record type, field, diacritics, form, n_U, id)` → empty, user
+    /// U's query subscription `id` that requires `field ==[d] <a value of that form>` (decision
+    /// 0014.8; `diacritics` 1 with `[d]`, else 0); such a subscription is not in `41`.
     static let keyedPublicSubscriptionTag: UInt8 = 0x42
-    /// In a public database: `43 (record type, key)` → empty, a key some `42` entry of that type
-    /// uses (or once used).
+    /// In a public database: `43 (record type, field, diacritics)` → empty while some `42` entry
+    /// of that type uses that field so.
     static let publicSubscriptionKeyTag: UInt8 = 0x43
 
     var meta: [UInt8] { prefix.appending(tag: DatabaseKeys.metaTag).bytes }
@@ -208,21 +208,39 @@ struct DatabaseKeys: Sendable {
     func keyedPublicSubscription(_ recordType: String, _ key: PublicSubscriptionKey, user: Int64, id: String)
         -> [UInt8]
     {
-        var entry = keyedPublicSubscriptionPrefix(recordType, field: key.field, form: key.value)
+        var entry = keyedPublicSubscriptionPrefix(recordType, key.field)
+        entry.append(bytes: key.value)
         entry.append(user)
         entry.append(id)
         return entry.bytes
     }
     /// The keyed query subscriptions on `recordType` that require `field` to hold a value of
     /// `form`.
-    func keyedPublicSubscriptions(_ recordType: String, field: String, form: [UInt8]) -> KeyRange {
-        keyedPublicSubscriptionPrefix(recordType, field: field, form: form).range
+    func keyedPublicSubscriptions(_ recordType: String, _ field: PublicSubscriptionKey.Field, form: [UInt8])
+        -> KeyRange
+    {
+        var start = keyedPublicSubscriptionPrefix(recordType, field)
+        start.append(bytes: form)
+        return start.range
     }
-    private func keyedPublicSubscriptionPrefix(_ recordType: String, field: String, form: [UInt8]) -> OrderedKey {
-        var key = prefix.appending(tag: DatabaseKeys.keyedPublicSubscriptionTag).appending(recordType)
-            .appending(field)
-        key.append(bytes: form)
-        return key
+    /// The keyed query subscriptions on `recordType` that require a value of `field`.
+    func keyedPublicSubscriptions(_ recordType: String, _ field: PublicSubscriptionKey.Field) -> KeyRange {
+        keyedPublicSubscriptionPrefix(recordType, field).range
+    }
+    private func keyedPublicSubscriptionPrefix(_ recordType: String, _ field: PublicSubscriptionKey.Field)
+        -> OrderedKey
+    {
+        prefix.appending(tag: DatabaseKeys.keyedPublicSubscriptionTag).appending(recordType).appending(field.name)
+            .appending(field.ignoresDiacritics ? 1 : 0)
+    }
+    /// The mark that keyed subscriptions on `recordType` use `field`.
+    func publicSubscriptionKeyMark(_ recordType: String, _ field: PublicSubscriptionKey.Field) -> [UInt8] {
+        prefix.appending(tag: DatabaseKeys.publicSubscriptionKeyTag).appending(recordType).appending(field.name)
+            .appending(field.ignoresDiacritics ? 1 : 0).bytes
+    }
+    /// The marks of the fields keyed subscriptions on `recordType` use.
+    func publicSubscriptionKeyMarks(_ recordType: String) -> KeyRange {
+        prefix.appending(tag: DatabaseKeys.publicSubscriptionKeyTag).appending(recordType).range
     }
     /// Every index entry user `user`'s subscription `row` can have (none unless a query
     /// subscription): its `41` entry and, when its predicate requires a value, its `42` entry.
@@ -234,13 +252,5 @@ struct DatabaseKeys: Sendable {
             entries.append(keyedPublicSubscription(recordType, key, user: user, id: id))
         }
         return entries
-    }
-    /// The mark that keyed subscriptions on `recordType` use `field`.
-    func publicSubscriptionKeyMark(_ recordType: String, field: String) -> [UInt8] {
-        prefix.appending(tag: DatabaseKeys.publicSubscriptionKeyTag).appending(recordType).appending(field).bytes
-    }
-    /// The marks of the keys keyed subscriptions on `recordType` use.
-    func publicSubscriptionKeyMarks(_ recordType: String) -> KeyRange {
-        prefix.appending(tag: DatabaseKeys.publicSubscriptionKeyTag).appending(recordType).range
     }
 }

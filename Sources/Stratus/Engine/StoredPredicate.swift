@@ -80,18 +80,30 @@ struct StoredPredicate: Sendable, Hashable {
     /// does), parsed once per process: parsing through `NSPredicate` costs tens of microseconds,
     /// and every commit judges its database's subscriptions again (decision 0014.8).
     var expression: QueryPredicate? {
-        if let cached = Self.parsed.withLock({ $0[self] }) { return cached }
+        if let cached = Self.parsed.withLock({ $0.expressions[self] }) { return cached }
         let expression = makePredicate().stratusExpression
-        Self.parsed.withLock { cache in
-            if cache.count >= Self.maximumParsed { cache.removeAll(keepingCapacity: true) }
-            cache[self] = expression
-        }
+        let size = approximateSize
+        // A large predicate (up to 64 KiB of constants) is parsed each time rather than kept.
+        guard size <= ParsedPredicates.maximumBytes / 256 else { return expression }
+        Self.parsed.withLock { $0.keep(expression, for: self, size: size) }
         return expression
     }
 
-    /// The expressions parsed so far, emptied when it holds ``maximumParsed``.
-    private static let parsed = Mutex<[StoredPredicate: QueryPredicate?]>([:])
-    private static let maximumParsed = 16_384
+    /// About how many bytes this predicate and its parsed expression hold, together.
+    private var approximateSize: Int {
+        func size(_ value: PredicateValue) -> Int {
+            switch value {
+            case .string(let string): return 32 + string.utf8.count
+            case .bytes(let data): return 32 + data.count
+            case .list(let elements): return 32 + elements.reduce(0) { $0 + size($1) }
+            default: return 32
+            }
+        }
+        return 3 * (64 + template.utf8.count + values.reduce(0) { $0 + size($1) })
+    }
+
+    /// The expressions parsed so far.
+    private static let parsed = Mutex(ParsedPredicates())
 
     // MARK: Template
 
@@ -152,5 +164,22 @@ struct StoredPredicate: Sendable, Hashable {
         guard count <= r.remaining else { throw EngineError.corruptValue }
         values = []
         for _ in 0..<count { values.append(try PredicateValueCodec.read(from: &r)) }
+    }
+}
+
+/// The parsed predicates a process keeps (``StoredPredicate/expression``): at most about
+/// ``maximumBytes``, emptied when full.
+private struct ParsedPredicates {
+    static let maximumBytes = 16 << 20
+
+    var expressions: [StoredPredicate: QueryPredicate?] = [:]
+    private var bytes = 0
+
+    mutating func keep(_ expression: QueryPredicate?, for predicate: StoredPredicate, size: Int) {
+        if bytes + size > Self.maximumBytes {
+            expressions.removeAll()
+            bytes = 0
+        }
+        if expressions.updateValue(expression, forKey: predicate) == nil { bytes += size }
     }
 }
