@@ -247,7 +247,7 @@ extension QueryPlan {
         case (.contains, _) where isList, (.equalTo, _) where isList:
             if case .list = constant { return nil }
             return IndexValue.matchBounds(constant, type: type).map { (.groups, .equality, [$0]) }
-        case (.beginsWith, .string(let prefix)) where type == .stringList:
+        case (.beginsWith, .string(let prefix)) where type == .stringList && IndexValue.foldsAlike(prefix):
             return (.firstGroup, .closedRange, [IndexValue.foldedPrefixBounds(prefix)])
         default:
             return nil

@@ -31,17 +31,18 @@ enum QueryPlanCases {
     static let base = Date(timeIntervalSinceReferenceDate: 800_000_000)
 
     /// Strings that stress the index's encoding: case, composed and decomposed accents, a NUL,
-    /// shared prefixes, and values longer than the 200 indexed bytes that differ after them.
+    /// shared prefixes, values longer than the 200 indexed bytes that differ after them, and
+    /// ᾳ (U+1FB3), equal to "αι" by case folding but "α" once diacritics are folded too.
     static let titles: [String] = {
         let long = String(repeating: "p", count: 210)
         return [
             "alpha", "Alpha", "alphabet", "ab", "abc", "abd", "b", "B", "beta", "m", "mango", "Mango", "zeta",
             "caf\u{E9}", "cafe\u{301}", "cafe", "a\u{0}b", "", long + "a", long + "b", "\u{1F600} smile",
-            "\u{E9}t\u{E9}", "e\u{301}te\u{301}",
+            "\u{E9}t\u{E9}", "e\u{301}te\u{301}", "\u{1FB3}", "\u{3B1}\u{3B9}", "\u{3B1}",
         ]
     }()
 
-    static let colors = ["red", "Red", "blue", "BLUE", "gr\u{FC}n", "gru\u{308}n", "green"]
+    static let colors = ["red", "Red", "blue", "BLUE", "gr\u{FC}n", "gru\u{308}n", "green", "\u{1FB3}"]
 
     /// CloudKit's string equality: case-insensitive (`[d]`, which Web Services cannot express,
     /// is checked by an embedded test).
@@ -138,6 +139,15 @@ enum QueryPlanCases {
             Probe(format: "title == %@", args: ["ALPHA"]) { $0.title.map { equal($0, "ALPHA") } ?? false },
             Probe(format: "title == %@", args: ["cafe\u{301}"]) { $0.title.map { equal($0, "caf\u{E9}") } ?? false },
             Probe(format: "title == %@", args: [""]) { $0.title == "" },
+            Probe(format: "title == %@", args: ["\u{391}\u{399}"]) {
+                $0.title.map { equal($0, "\u{391}\u{399}") } ?? false
+            },
+            Probe(format: "title IN %@", args: [["\u{391}\u{399}", "beta"]]) {
+                $0.title.map { t in ["\u{391}\u{399}", "beta"].contains { equal(t, $0) } } ?? false
+            },
+            Probe(format: "tags CONTAINS %@", args: ["\u{3B1}\u{399}"]) {
+                $0.tags?.contains { equal($0, "\u{3B1}\u{399}") } ?? false
+            },
             Probe(format: "title == %@", args: [String(repeating: "P", count: 210) + "A"]) {
                 $0.title.map { equal($0, String(repeating: "p", count: 210) + "a") } ?? false
             },
