@@ -3,10 +3,10 @@ import Testing
 
 @testable import Stratus
 
-/// An unsorted query that walks the zone reads at most
-/// `DatabaseContext.maximumRecordsReadPerPage` records of its type per page: with few matches,
-/// a page ends short with a cursor after the last record read, and the pages together still
-/// hold every match once, in order.
+/// A query that walks the zone, or a sort index, reads at most
+/// `DatabaseContext.maximumRecordsReadPerPage` records of its type per page (a sort index's
+/// whole groups): with few matches, a page ends short with a cursor after the last record read,
+/// and the pages together still hold every match once, in order.
 @Suite struct QueryReadBudgetTests {
     @Test func aPageEndsWhenItsReadingIsSpentAndTheNextContinues() async throws {
         let database = OpsTestKit.makeContainer().privateCloudDatabase
@@ -29,5 +29,56 @@ import Testing
         let second = try await database.records(continuingMatchFrom: cursor, resultsLimit: 100)
         #expect(second.matchResults.map(\.0.recordName) == ["d10999", "d11999"])
         #expect(second.queryCursor == nil)
+    }
+
+    /// A sorted query whose filter is on another field walks the sort index: 12,000 records,
+    /// one in 1,000 matching.
+    @Test func aSortedWalkEndsWhenItsReadingIsSpent() async throws {
+        let database = OpsTestKit.makeContainer().privateCloudDatabase
+        let zone = try await OpsTestKit.makeZone("Big", in: database)
+        let count = DatabaseContext.maximumRecordsReadPerPage + 2_000
+        for start in stride(from: 0, to: count, by: 400) {
+            let records = (start..<min(start + 400, count)).map { n -> CKRecord in
+                let record = CKRecord(
+                    recordType: "Doc", recordID: CKRecord.ID(recordName: String(format: "d%05d", n), zoneID: zone))
+                record["k"] = n
+                record["g"] = n / 1_000
+                record["hit"] = n % 1_000 == 999 || n % 1_000 == 500 ? 1 : 0
+                return record
+            }
+            _ = try await OpsTestKit.save(records, in: database)
+        }
+        let hits = (0..<count).filter { $0 % 1_000 == 999 || $0 % 1_000 == 500 }
+        let name = { (n: Int) in String(format: "d%05d", n) }
+
+        // One record per group: the first 10,000 of the index, then the rest.
+        let byK = CKQuery(recordType: "Doc", predicate: NSPredicate(format: "hit == 1"))
+        byK.sortDescriptors = [NSSortDescriptor(key: "k", ascending: true)]
+        let first = try await database.records(matching: byK, inZoneWith: zone, resultsLimit: 100)
+        #expect(first.matchResults.map(\.0.recordName) == hits.filter { $0 < 10_000 }.map(name))
+        let cursor = try #require(first.queryCursor, "a cursor: the page stopped reading, not matching")
+        let second = try await database.records(continuingMatchFrom: cursor, resultsLimit: 100)
+        #expect(second.matchResults.map(\.0.recordName) == hits.filter { $0 >= 10_000 }.map(name))
+        #expect(second.queryCursor == nil)
+
+        // Groups of 1,000 sorted inside by a second key: the cursor after the furthest record of
+        // the last group read, matching or not; every match once, in order, in small pages too.
+        let byG = CKQuery(recordType: "Doc", predicate: NSPredicate(format: "hit == 1"))
+        byG.sortDescriptors = [
+            NSSortDescriptor(key: "g", ascending: false), NSSortDescriptor(key: "k", ascending: false),
+        ]
+        for limit in [100, 7] {
+            var names: [String] = []
+            var pages = 0
+            var page = try await database.records(matching: byG, inZoneWith: zone, resultsLimit: limit)
+            while true {
+                pages += 1
+                names += page.matchResults.map(\.0.recordName)
+                guard let next = page.queryCursor else { break }
+                page = try await database.records(continuingMatchFrom: next, resultsLimit: limit)
+            }
+            #expect(names == hits.reversed().map(name))
+            #expect(pages > (limit == 100 ? 1 : hits.count / limit), "\(pages) pages of \(limit)")
+        }
     }
 }

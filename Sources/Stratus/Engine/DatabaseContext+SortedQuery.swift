@@ -70,6 +70,12 @@ extension DatabaseContext {
     /// One page of a sorted query walked over the index of `field`; with `admits`, only the
     /// records it admits in the group they are met in (a record in several groups of the
     /// bounds is taken at one of them).
+    ///
+    /// A page reads at most about ``maximumRecordsReadPerPage`` records (whole groups: the
+    /// group that reaches it is finished): a walk that has read that many without filling the
+    /// page ends it short, with a cursor after the furthest record of the last group read, so
+    /// a filter on another field costs each request a bounded read, not the whole index
+    /// (decision 0005).
     func sortedPage(
         type: RecordTypeRow, field: String, sortKeys: [SortKey], zones: [(CKRecordZone.ID, ZoneRow)],
         start: SortedCursorPosition?, pageSize: Int, desiredKeys: [String]?,
@@ -82,111 +88,142 @@ extension DatabaseContext {
         let number = index == .value ? type.fields[field]?.number : type.fields[field]?.matchIndex
         guard let fieldNumber = number else { return QueryPage(records: [], cursor: nil) }
         let ascending = sortKeys.first?.ascending ?? true
-        var scanners = zones.map { id, zone in
-            IndexGroupScanner(
-                zoneID: id, zoneNumber: zone.number,
-                prefix: keys.valueIndexPrefix(zone.number, type.number, fieldNumber).bytes,
-                reverse: !ascending, startGroup: start?.group, bounds: bounds)
-        }
-
-        struct Item {
-            var group: [UInt8]
-            var values: [PredicateValue?]
-            var zone: Int64
-            var name: String
-            var zoneID: CKRecordZone.ID
-            var stored: StoredRecord
-            var sortFields: [FieldValue?]
-        }
+        var walk = SortedIndexWalk(
+            scanners: zones.map { id, zone in
+                IndexGroupScanner(
+                    zoneID: id, zoneNumber: zone.number,
+                    prefix: keys.valueIndexPrefix(zone.number, type.number, fieldNumber).bytes,
+                    reverse: !ascending, startGroup: start?.group, bounds: bounds)
+            },
+            ascending: ascending)
         let canonical = sortKeys.map { IndexValue.canonicalField($0.key) }
         let cursorValues = start.map { $0.values.map { $0?.predicateValue } }
+        func item(_ stored: StoredRecord, _ member: SortedIndexWalk.Member, _ group: [UInt8]) -> SortedPageItem {
+            let fields = canonical.map { IndexValue.sortValue(of: stored, field: $0) }
+            return SortedPageItem(
+                group: group, values: fields.map { $0?.predicateValue }, zone: member.zoneNumber, name: member.name,
+                zoneID: member.zoneID, stored: stored, sortFields: fields)
+        }
+        func page(_ items: [SortedPageItem], after last: SortedPageItem?) -> QueryPage {
+            QueryPage(
+                records: items.map {
+                    makeRecord(
+                        $0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys,
+                        txn)
+                },
+                cursor: last.map {
+                    let position = SortedCursorPosition(
+                        group: $0.group, values: $0.sortFields, zone: $0.zone, name: $0.name)
+                    return QueryCursorPayload.encode(cursor(position), context: self, fingerprint: fingerprint)
+                })
+        }
 
-        var records: [Item] = []
+        var records: [SortedPageItem] = []
+        var read = 0
         while true {
-            // The next groups in index order across every zone, until they hold enough records
-            // to fill the page (before filtering); their records are read by the positions the
-            // index entries carry (decision 0008), 512 to a `getMany`, not one read per record.
-            var groups: [(group: [UInt8], members: [(scanner: Int, name: String, position: Int64)])] = []
-            var candidates = 0
-            while candidates < pageSize + 1 - min(records.count, pageSize) {
-                var next: [UInt8]?
-                for index in scanners.indices {
-                    guard let group = try scanners[index].peekGroup(txn) else { continue }
-                    if let current = next {
-                        if ascending ? KeyRange.less(group, current) : KeyRange.less(current, group) { next = group }
-                    } else {
-                        next = group
-                    }
-                }
-                guard let group = next else { break }
-                var members: [(scanner: Int, name: String, position: Int64)] = []
-                for index in scanners.indices {
-                    for (name, position) in try scanners[index].takeGroup(group, txn) {
-                        members.append((index, name, position))
-                    }
-                }
-                candidates += members.count
-                groups.append((group, members))
-            }
+            // The next groups, until they hold enough records to fill the page (before filtering);
+            // their records are read by the positions the index entries carry (decision 0008),
+            // 512 to a `getMany`, not one read per record.
+            let groups = try walk.nextGroups(holding: pageSize + 1 - min(records.count, pageSize), txn)
             if groups.isEmpty { break }
-            var entryKeys: [[UInt8]] = []
-            entryKeys.reserveCapacity(candidates)
-            for (_, members) in groups {
-                for member in members {
-                    entryKeys.append(keys.change(scanners[member.scanner].zoneNumber, member.position))
-                }
-            }
-            // Read in slices, each group's matches kept to what the page can still take: a
-            // group of a million records (a sort field most records lack) holds no more than a
-            // page's worth of them.
-            var entries = EntrySlices(keys: entryKeys)
+            var entries = EntrySlices(
+                keys: groups.flatMap { $0.members.map { keys.change($0.zoneNumber, $0.position) } })
             for (group, members) in groups {
-                var selection = MemorySortSelection<Item>(sortKeys: sortKeys, keep: pageSize + 1 - records.count)
+                // Each group's matches kept to what the page can still take: a group of a million
+                // records (a sort field most records lack) holds no more than a page's worth.
+                var selection = MemorySortSelection<SortedPageItem>(
+                    sortKeys: sortKeys, keep: pageSize + 1 - records.count)
                 if let start, let cursorValues, group == start.group {
                     selection.after = MemorySortPosition(values: cursorValues, zone: start.zone, name: start.name)
                 }
+                read += members.count
+                let spent = read >= Self.maximumRecordsReadPerPage
+                // When this group spends the reading: its furthest record, matching or not.
+                var furthest: SortedPageItem?
                 for member in members {
-                    let zone = scanners[member.scanner].zoneNumber
-                    let zoneID = scanners[member.scanner].zoneID
-                    guard let bytes = try entries.next(txn),
-                        case let entry = try ChangeEntry(decoding: bytes),
+                    guard let bytes = try entries.next(txn), case let entry = try ChangeEntry(decoding: bytes),
                         entry.recordName == member.name, let stored = entry.record
-                    else {
-                        throw EngineError.corruptValue
+                    else { throw EngineError.corruptValue }
+                    if spent {
+                        let candidate = item(stored, member, group)
+                        if furthest.map({ selection.precedes($0.position, candidate.position) }) ?? true {
+                            furthest = candidate
+                        }
                     }
                     if let admits, !admits(stored, group) { continue }
-                    guard try matches(stored, member.name, zoneID) else { continue }
-                    let fields = canonical.map { IndexValue.sortValue(of: stored, field: $0) }
-                    let values = fields.map { $0?.predicateValue }
-                    selection.consider(
-                        MemorySortPosition(values: values, zone: zone, name: member.name),
-                        Item(
-                            group: group, values: values, zone: zone, name: member.name, zoneID: zoneID,
-                            stored: stored, sortFields: fields))
+                    guard try matches(stored, member.name, member.zoneID) else { continue }
+                    let candidate = item(stored, member, group)
+                    selection.consider(candidate.position, candidate)
                 }
                 records += selection.page(size: pageSize + 1 - records.count).page.map(\.payload)
                 if records.count > pageSize {
-                    let page = Array(records.prefix(pageSize))
-                    let last = page[page.count - 1]
-                    let position = SortedCursorPosition(
-                        group: last.group, values: last.sortFields, zone: last.zone, name: last.name)
-                    return QueryPage(
-                        records: page.map {
-                            makeRecord(
-                                $0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID),
-                                desiredKeys: desiredKeys,
-                                txn)
-                        },
-                        cursor: QueryCursorPayload.encode(cursor(position), context: self, fingerprint: fingerprint))
+                    let delivered = Array(records.prefix(pageSize))
+                    return page(delivered, after: delivered.last)
                 }
+                if spent, let furthest { return page(records, after: furthest) }
             }
         }
-        return QueryPage(
-            records: records.map {
-                makeRecord(
-                    $0.stored, id: CKRecord.ID(recordName: $0.name, zoneID: $0.zoneID), desiredKeys: desiredKeys, txn)
-            },
-            cursor: nil)
+        return page(records, after: nil)
+    }
+}
+
+/// A record met in a sort index walk: its group, sort values, zone and name, and its stored form.
+struct SortedPageItem {
+    var group: [UInt8]
+    var values: [PredicateValue?]
+    var zone: Int64
+    var name: String
+    var zoneID: CKRecordZone.ID
+    var stored: StoredRecord
+    var sortFields: [FieldValue?]
+
+    var position: MemorySortPosition { MemorySortPosition(values: values, zone: zone, name: name) }
+}
+
+/// The groups of one sort index across every zone, in index order.
+struct SortedIndexWalk {
+    /// A record of a group: which zone's scanner met it, its name, and where its change-log
+    /// entry is.
+    struct Member {
+        var zoneID: CKRecordZone.ID
+        var zoneNumber: Int64
+        var name: String
+        var position: Int64
+    }
+
+    var scanners: [IndexGroupScanner]
+    let ascending: Bool
+
+    /// The next groups in index order across every zone, until they hold at least `count`
+    /// records (fewer at the end of the walk; none when it is over).
+    mutating func nextGroups(holding count: Int, _ txn: any BackendReadTransaction) throws -> [(
+        group: [UInt8], members: [Member]
+    )] {
+        var groups: [(group: [UInt8], members: [Member])] = []
+        var held = 0
+        while held < count {
+            var next: [UInt8]?
+            for index in scanners.indices {
+                guard let group = try scanners[index].peekGroup(txn) else { continue }
+                if let current = next {
+                    if ascending ? KeyRange.less(group, current) : KeyRange.less(current, group) { next = group }
+                } else {
+                    next = group
+                }
+            }
+            guard let group = next else { break }
+            var members: [Member] = []
+            for index in scanners.indices {
+                let scanner = scanners[index]
+                for (name, position) in try scanners[index].takeGroup(group, txn) {
+                    members.append(
+                        Member(zoneID: scanner.zoneID, zoneNumber: scanner.zoneNumber, name: name, position: position))
+                }
+            }
+            held += members.count
+            groups.append((group, members))
+        }
+        return groups
     }
 }
 
