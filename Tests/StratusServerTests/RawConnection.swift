@@ -38,10 +38,22 @@ final class RawConnection {
         }
     }
 
-    /// Sends `text`.
+    /// Sends `text`, all of it unless the connection fails: a blocking `write` returns early
+    /// when a signal interrupts it (a child process of another test ending, under the whole
+    /// suite), having written only part.
     func send(_ text: String) {
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
     }
 
     /// Ends the sending side (`shutdown(SHUT_WR)`): the server reads the end of the stream.
