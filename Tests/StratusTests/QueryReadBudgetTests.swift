@@ -8,7 +8,9 @@ import Testing
 /// whole groups): with few matches, a page ends short with a cursor after the last record read,
 /// and the pages together still hold every match once, in order.
 @Suite struct QueryReadBudgetTests {
-    @Test func aPageEndsWhenItsReadingIsSpentAndTheNextContinues() async throws {
+    /// A zone of 2,000 records more than a page reads, `Doc` `d00000`… with the fields `fill`
+    /// sets on record n.
+    static func saveDocs(_ fill: (Int, CKRecord) -> Void) async throws -> (CKDatabase, CKRecordZone.ID, Int) {
         let database = OpsTestKit.makeContainer().privateCloudDatabase
         let zone = try await OpsTestKit.makeZone("Big", in: database)
         let count = DatabaseContext.maximumRecordsReadPerPage + 2_000
@@ -16,11 +18,16 @@ import Testing
             let records = (start..<min(start + 400, count)).map { n -> CKRecord in
                 let record = CKRecord(
                     recordType: "Doc", recordID: CKRecord.ID(recordName: String(format: "d%05d", n), zoneID: zone))
-                record["k"] = n % 1_000 == 999 ? 1 : 0
+                fill(n, record)
                 return record
             }
             _ = try await OpsTestKit.save(records, in: database)
         }
+        return (database, zone, count)
+    }
+
+    @Test func aPageEndsWhenItsReadingIsSpentAndTheNextContinues() async throws {
+        let (database, zone, _) = try await Self.saveDocs { n, record in record["k"] = n % 1_000 == 999 ? 1 : 0 }
         let query = CKQuery(recordType: "Doc", predicate: NSPredicate(format: "k != 0"))
         let first = try await database.records(matching: query, inZoneWith: zone, resultsLimit: 100)
         let firstNames = first.matchResults.map(\.0.recordName)
@@ -34,19 +41,10 @@ import Testing
     /// A sorted query whose filter is on another field walks the sort index: 12,000 records,
     /// one in 1,000 matching.
     @Test func aSortedWalkEndsWhenItsReadingIsSpent() async throws {
-        let database = OpsTestKit.makeContainer().privateCloudDatabase
-        let zone = try await OpsTestKit.makeZone("Big", in: database)
-        let count = DatabaseContext.maximumRecordsReadPerPage + 2_000
-        for start in stride(from: 0, to: count, by: 400) {
-            let records = (start..<min(start + 400, count)).map { n -> CKRecord in
-                let record = CKRecord(
-                    recordType: "Doc", recordID: CKRecord.ID(recordName: String(format: "d%05d", n), zoneID: zone))
-                record["k"] = n
-                record["g"] = n / 1_000
-                record["hit"] = n % 1_000 == 999 || n % 1_000 == 500 ? 1 : 0
-                return record
-            }
-            _ = try await OpsTestKit.save(records, in: database)
+        let (database, zone, count) = try await Self.saveDocs { n, record in
+            record["k"] = n
+            record["g"] = n / 1_000
+            record["hit"] = n % 1_000 == 999 || n % 1_000 == 500 ? 1 : 0
         }
         let hits = (0..<count).filter { $0 % 1_000 == 999 || $0 % 1_000 == 500 }
         let name = { (n: Int) in String(format: "d%05d", n) }
