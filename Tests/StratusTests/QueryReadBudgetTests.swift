@@ -45,6 +45,7 @@ import Testing
             record["k"] = n
             record["g"] = n / 1_000
             record["hit"] = n % 1_000 == 999 || n % 1_000 == 500 ? 1 : 0
+            if n % 5_000 == 1 { record["rare"] = n }
         }
         let hits = (0..<count).filter { $0 % 1_000 == 999 || $0 % 1_000 == 500 }
         let name = { (n: Int) in String(format: "d%05d", n) }
@@ -78,5 +79,24 @@ import Testing
             #expect(names == hits.reversed().map(name))
             #expect(pages > (limit == 100 ? 1 : hits.count / limit), "\(pages) pages of \(limit)")
         }
+
+        // A group larger than the budget (the records without `rare`, first): the page that
+        // resumes in it passes it instead of ending there again.
+        let byRare = CKQuery(recordType: "Doc", predicate: NSPredicate(format: "hit == 1"))
+        byRare.sortDescriptors = [NSSortDescriptor(key: "rare", ascending: true)]
+        var names: [String] = []
+        var pages = 0
+        var page = try await database.records(matching: byRare, inZoneWith: zone, resultsLimit: 100)
+        while pages < 10 {
+            pages += 1
+            names += page.matchResults.map(\.0.recordName)
+            guard let next = page.queryCursor else { break }
+            page = try await database.records(continuingMatchFrom: next, resultsLimit: 100)
+        }
+        #expect(names == hits.map(name))
+        // The group's page; the page that passes it and ends after the next group (its reading
+        // spent); the rest. Without the start group's exception, every page after the first
+        // ended in the large group with the same cursor.
+        #expect(pages == 3)
     }
 }

@@ -75,7 +75,8 @@ extension DatabaseContext {
     /// group that reaches it is finished): a walk that has read that many without filling the
     /// page ends it short, with a cursor after the furthest record of the last group read, so
     /// a filter on another field costs each request a bounded read, not the whole index
-    /// (decision 0005).
+    /// (decision 0005). It never ends in the group it resumed in, so a group larger than the
+    /// budget is passed on the next page.
     func sortedPage(
         type: RecordTypeRow, field: String, sortKeys: [SortKey], zones: [(CKRecordZone.ID, ZoneRow)],
         start: SortedCursorPosition?, pageSize: Int, desiredKeys: [String]?,
@@ -137,7 +138,9 @@ extension DatabaseContext {
                     selection.after = MemorySortPosition(values: cursorValues, zone: start.zone, name: start.name)
                 }
                 read += members.count
-                let spent = read >= Self.maximumRecordsReadPerPage
+                // Not in the group the page resumed in: its members up to the cursor were
+                // delivered, and a group larger than the budget would end every page there.
+                let spent = read >= Self.maximumRecordsReadPerPage && group != start?.group
                 // When this group spends the reading: its furthest record, matching or not.
                 var furthest: SortedPageItem?
                 for member in members {

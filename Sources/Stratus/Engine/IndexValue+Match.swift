@@ -86,10 +86,13 @@ extension IndexValue {
     /// or in U+1FB3 ᾳ and its kin) folds to ι (U+03B9) by case, but is dropped as a diacritic,
     /// so "ᾳ" equals "ΑΙ" while their keys are "α" and "αι". Elsewhere, folding diacritics
     /// after case changes nothing that case folding alone tells apart. A constant whose case
-    /// folding holds a ι is therefore not looked up in the index (the query filters it among the
+    /// folding holds a ι, accented or not, is therefore not looked up in the index (the query filters it among the
     /// records another conjunct or a scan reads); every other one is.
     static func foldsAlike(_ s: String) -> Bool {
-        !s.folding(options: [.caseInsensitive], locale: nil).unicodeScalars.contains("\u{3B9}")
+        // Decomposed: ί (U+03AF) and the other accented iotas hold a ι that `==` sees, since it
+        // compares canonical equivalents ("αί" equals "α\u{345}\u{301}", whose key is "α").
+        !s.folding(options: [.caseInsensitive], locale: nil).decomposedStringWithCanonicalMapping.unicodeScalars
+            .contains("\u{3B9}")
     }
 
     /// A string's folded element: equal for strings CloudKit's equality calls equal.

@@ -38,7 +38,7 @@ enum QueryPlanCases {
         return [
             "alpha", "Alpha", "alphabet", "ab", "abc", "abd", "b", "B", "beta", "m", "mango", "Mango", "zeta",
             "caf\u{E9}", "cafe\u{301}", "cafe", "a\u{0}b", "", long + "a", long + "b", "\u{1F600} smile",
-            "\u{E9}t\u{E9}", "e\u{301}te\u{301}", "\u{1FB3}", "\u{3B1}\u{3B9}", "\u{3B1}",
+            "\u{E9}t\u{E9}", "e\u{301}te\u{301}", "\u{1FB3}", "\u{3B1}\u{3B9}", "\u{3B1}", "\u{3B1}\u{345}\u{301}",
         ]
     }()
 
@@ -144,6 +144,9 @@ enum QueryPlanCases {
             },
             Probe(format: "title IN %@", args: [["\u{391}\u{399}", "beta"]]) {
                 $0.title.map { t in ["\u{391}\u{399}", "beta"].contains { equal(t, $0) } } ?? false
+            },
+            Probe(format: "title == %@", args: ["\u{391}\u{38A}"]) {
+                $0.title.map { equal($0, "\u{391}\u{38A}") } ?? false
             },
             Probe(format: "tags CONTAINS %@", args: ["\u{3B1}\u{399}"]) {
                 $0.tags?.contains { equal($0, "\u{3B1}\u{399}") } ?? false
