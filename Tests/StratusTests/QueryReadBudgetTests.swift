@@ -80,8 +80,9 @@ import Testing
             #expect(pages > (limit == 100 ? 1 : hits.count / limit), "\(pages) pages of \(limit)")
         }
 
-        // A group larger than the budget (the records without `rare`, first): the page that
-        // resumes in it passes it instead of ending there again.
+        // A group larger than the budget (the records without `rare`, first), sorted by that
+        // field alone: read in pieces by name, so the first page ends inside it after 10,000
+        // records and the second goes on from there.
         let byRare = CKQuery(recordType: "Doc", predicate: NSPredicate(format: "hit == 1"))
         byRare.sortDescriptors = [NSSortDescriptor(key: "rare", ascending: true)]
         var names: [String] = []
@@ -94,9 +95,8 @@ import Testing
             page = try await database.records(continuingMatchFrom: next, resultsLimit: 100)
         }
         #expect(names == hits.map(name))
-        // The group's page; the page that passes it and ends after the next group (its reading
-        // spent); the rest. Without the start group's exception, every page after the first
-        // ended in the large group with the same cursor.
-        #expect(pages == 3)
+        // Read whole (before pieces), the first page read the whole group and the second
+        // ended after the next one, its reading spent: three pages.
+        #expect(pages == 2)
     }
 }

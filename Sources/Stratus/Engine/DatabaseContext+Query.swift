@@ -22,8 +22,8 @@ extension DatabaseContext {
     package static let defaultQueryLimit = 100
     /// The most records one page returns.
     package static let maximumQueryLimit = 400
-    /// The most records of the type a page that walks the zone reads, or, finishing the group
-    /// it is in, a page that walks an index (`sortedPage`):
+    /// The most records of the type a page that walks the zone reads, or a page that walks an
+    /// index (`sortedPage`; a group read whole is finished first):
     /// past it, the page ends with what it found (even none) and a cursor after the last record
     /// read, so one request's work is bounded when few records match (decision 0005).
     package static let maximumRecordsReadPerPage = 10_000

@@ -71,12 +71,13 @@ extension DatabaseContext {
     /// records it admits in the group they are met in (a record in several groups of the
     /// bounds is taken at one of them).
     ///
-    /// A page reads at most about ``maximumRecordsReadPerPage`` records (whole groups: the
-    /// group that reaches it is finished): a walk that has read that many without filling the
-    /// page ends it short, with a cursor after the furthest record of the last group read, so
-    /// a filter on another field costs each request a bounded read, not the whole index
-    /// (decision 0005). It never ends in the group it resumed in, so a group larger than the
-    /// budget is passed on the next page.
+    /// A page reads at most about ``maximumRecordsReadPerPage`` records: a walk that has read
+    /// that many without filling the page ends it short, so a filter on another field costs
+    /// each request a bounded read, not the whole index (decision 0005). A group read whole
+    /// is finished first, and the cursor is after its furthest record; a page never ends in
+    /// the group read whole it resumed in, so a group larger than the budget is passed on the
+    /// next page. A group read in pieces (``SortedIndexWalk``) ends the page at its 10,000th
+    /// record.
     func sortedPage(
         type: RecordTypeRow, field: String, sortKeys: [SortKey], zones: [(CKRecordZone.ID, ZoneRow)],
         start: SortedCursorPosition?, pageSize: Int, desiredKeys: [String]?,
@@ -89,6 +90,9 @@ extension DatabaseContext {
         let number = index == .value ? type.fields[field]?.number : type.fields[field]?.matchIndex
         guard let fieldNumber = number else { return QueryPage(records: [], cursor: nil) }
         let ascending = sortKeys.first?.ascending ?? true
+        // A reference sorts by its record name, then its zone's name, which the group (the name)
+        // does not hold: in several zones, equal groups are not ties.
+        let tiesAcrossZones = zones.count == 1 || index != .value || type.fields[field]?.type != .reference
         var walk = SortedIndexWalk(
             scanners: zones.map { id, zone in
                 IndexGroupScanner(
@@ -96,7 +100,10 @@ extension DatabaseContext {
                     prefix: keys.valueIndexPrefix(zone.number, type.number, fieldNumber).bytes,
                     reverse: !ascending, startGroup: start?.group, bounds: bounds)
             },
-            ascending: ascending)
+            ascending: ascending, start: start,
+            readsInPieces: { [tiesAcrossZones] in
+                Self.readsInPieces($0, sortKeyCount: sortKeys.count, tiesAcrossZones: tiesAcrossZones)
+            })
         let canonical = sortKeys.map { IndexValue.canonicalField($0.key) }
         let cursorValues = start.map { $0.values.map { $0?.predicateValue } }
         func item(_ stored: StoredRecord, _ member: SortedIndexWalk.Member, _ group: [UInt8]) -> SortedPageItem {
@@ -121,41 +128,71 @@ extension DatabaseContext {
 
         var records: [SortedPageItem] = []
         var read = 0
+        var ask = 0
         while true {
             // The next groups, until they hold enough records to fill the page (before filtering);
             // their records are read by the positions the index entries carry (decision 0008),
-            // 512 to a `getMany`, not one read per record.
-            let groups = try walk.nextGroups(holding: pageSize + 1 - min(records.count, pageSize), txn)
+            // 512 to a `getMany`, not one read per record. When a filter rejects what came, each
+            // round asks for twice as many (up to 512): a page of one in a large group is not
+            // ten thousand reads of one record.
+            ask = max(pageSize + 1 - min(records.count, pageSize), min(2 * ask, 512))
+            let groups = try walk.nextGroups(holding: ask, txn)
             if groups.isEmpty { break }
             var entries = EntrySlices(
                 keys: groups.flatMap { $0.members.map { keys.change($0.zoneNumber, $0.position) } })
-            for (group, members) in groups {
+            func stored(_ member: SortedIndexWalk.Member) throws -> StoredRecord {
+                guard let bytes = try entries.next(txn), case let entry = try ChangeEntry(decoding: bytes),
+                    entry.recordName == member.name, let stored = entry.record
+                else { throw EngineError.corruptValue }
+                return stored
+            }
+            func admitted(_ stored: StoredRecord, _ member: SortedIndexWalk.Member, _ group: [UInt8]) throws -> Bool {
+                if let admits, !admits(stored, group) { return false }
+                return try matches(stored, member.name, member.zoneID)
+            }
+            for group in groups {
+                if group.inPieces {
+                    // Members in the page's order already: taken as they come, and the page may
+                    // end after any of them.
+                    for member in group.members {
+                        let record = try stored(member)
+                        read += 1
+                        if try admitted(record, member, group.value) {
+                            records.append(item(record, member, group.value))
+                        }
+                        if records.count > pageSize {
+                            let delivered = Array(records.prefix(pageSize))
+                            return page(delivered, after: delivered.last)
+                        }
+                        if read >= Self.maximumRecordsReadPerPage {
+                            return page(records, after: item(record, member, group.value))
+                        }
+                    }
+                    continue
+                }
                 // Each group's matches kept to what the page can still take: a group of a million
-                // records (a sort field most records lack) holds no more than a page's worth.
+                // records holds no more than a page's worth.
                 var selection = MemorySortSelection<SortedPageItem>(
                     sortKeys: sortKeys, keep: pageSize + 1 - records.count)
-                if let start, let cursorValues, group == start.group {
+                if let start, let cursorValues, group.value == start.group {
                     selection.after = MemorySortPosition(values: cursorValues, zone: start.zone, name: start.name)
                 }
-                read += members.count
+                read += group.members.count
                 // Not in the group the page resumed in: its members up to the cursor were
                 // delivered, and a group larger than the budget would end every page there.
-                let spent = read >= Self.maximumRecordsReadPerPage && group != start?.group
+                let spent = read >= Self.maximumRecordsReadPerPage && group.value != start?.group
                 // When this group spends the reading: its furthest record, matching or not.
                 var furthest: SortedPageItem?
-                for member in members {
-                    guard let bytes = try entries.next(txn), case let entry = try ChangeEntry(decoding: bytes),
-                        entry.recordName == member.name, let stored = entry.record
-                    else { throw EngineError.corruptValue }
+                for member in group.members {
+                    let record = try stored(member)
                     if spent {
-                        let candidate = item(stored, member, group)
+                        let candidate = item(record, member, group.value)
                         if furthest.map({ selection.precedes($0.position, candidate.position) }) ?? true {
                             furthest = candidate
                         }
                     }
-                    if let admits, !admits(stored, group) { continue }
-                    guard try matches(stored, member.name, member.zoneID) else { continue }
-                    let candidate = item(stored, member, group)
+                    guard try admitted(record, member, group.value) else { continue }
+                    let candidate = item(record, member, group.value)
                     selection.consider(candidate.position, candidate)
                 }
                 records += selection.page(size: pageSize + 1 - records.count).page.map(\.payload)
@@ -167,6 +204,17 @@ extension DatabaseContext {
             }
         }
         return page(records, after: nil)
+    }
+
+    /// Whether an index group can be read in pieces (``SortedIndexWalk``): its records tie on
+    /// every sort key — there is at most one; the group is not a string the index may have cut
+    /// at its first 200 bytes (whose records the sort tells apart); and, when
+    /// `tiesAcrossZones` is false (references in several zones), never — so their order is
+    /// the tie-break's, zone then name, which is the index's.
+    static func readsInPieces(_ group: [UInt8], sortKeyCount: Int, tiesAcrossZones: Bool) -> Bool {
+        if sortKeyCount == 0 { return true }
+        guard sortKeyCount == 1, tiesAcrossZones else { return false }
+        return !(group.first == OrderedKey.stringTag && group.count > IndexValue.maximumStringPrefix + 1)
     }
 }
 

@@ -13,6 +13,8 @@ struct IndexGroupScanner {
     private var buffer: [(group: [UInt8], name: String, position: Int64)] = []
     private var position = 0
     private var exhausted = false
+    /// Whether the buffer reaches the end of the range it was read from.
+    private var bufferEndsRange = false
 
     /// A scanner of the groups inside `bounds` (every group when `nil`), from `startGroup` on.
     init(
@@ -51,6 +53,10 @@ struct IndexGroupScanner {
     /// Reads the next entries once the buffer is used up, range after range.
     private mutating func fill(_ txn: any BackendReadTransaction) throws {
         while position >= buffer.count, !exhausted {
+            if range.isEmpty {
+                nextRange()
+                continue
+            }
             let page = try txn.scan(range, limit: 256, reverse: reverse)
             buffer = try page.map { pair in
                 let (group, name) = try IndexGroupScanner.split(pair.key, prefixLength: prefix.count)
@@ -58,16 +64,23 @@ struct IndexGroupScanner {
                 return (group, name, try reader.readInt64())
             }
             position = 0
+            bufferEndsRange = page.count < 256
             if let last = page.last, page.count == 256 {
                 range =
                     reverse
                     ? KeyRange(from: range.lowerBound, to: last.key)
                     : KeyRange(from: last.key + [0], to: range.upperBound)
-            } else if let next = pending.popLast() {
-                range = next
             } else {
-                exhausted = true
+                nextRange()
             }
+        }
+    }
+
+    private mutating func nextRange() {
+        if let next = pending.popLast() {
+            range = next
+        } else {
+            exhausted = true
         }
     }
 
@@ -88,6 +101,31 @@ struct IndexGroupScanner {
             position += 1
         }
         return members
+    }
+
+    /// Whether every entry of group `group`, if it is next, is read already (so taking it reads
+    /// nothing more of it).
+    mutating func holdsWhole(_ group: [UInt8], _ txn: any BackendReadTransaction) throws -> Bool {
+        guard try peekGroup(txn) == group else { return true }
+        var end = position
+        while end < buffer.count, buffer[end].group == group { end += 1 }
+        return end < buffer.count || bufferEndsRange
+    }
+
+    /// Moves past group `group` if it is next, without reading the entries of it not yet read
+    /// (a group read in pieces by ``SortedIndexWalk``).
+    mutating func skip(_ group: [UInt8], _ txn: any BackendReadTransaction) throws {
+        guard try peekGroup(txn) == group else { return }
+        while position < buffer.count, buffer[position].group == group { position += 1 }
+        guard position >= buffer.count, !exhausted else { return }
+        // The entries of `group` are the group, then a record name (a string element).
+        let entries = prefix + group + [OrderedKey.stringTag]
+        if reverse {
+            if KeyRange.less(entries, range.upperBound) { range = KeyRange(from: range.lowerBound, to: entries) }
+        } else {
+            let end = KeyRange.successor(ofPrefix: entries)
+            if KeyRange.less(range.lowerBound, end) { range = KeyRange(from: end, to: range.upperBound) }
+        }
     }
 
     /// The value of an index entry: the position of the record's change-log entry.

@@ -4,7 +4,9 @@ import Stratus
 extension QueryCases {
     /// The cases of sorts whose matches are selected a page at a time: an index group of most
     /// of the zone, and a sort in memory whose cursor is its last match.
-    static var largeGroupCases: [ConformanceCase] { [largeSortGroup, memorySortContinuesAfterLastMatch] }
+    static var largeGroupCases: [ConformanceCase] {
+        [largeSortGroup, largeSortGroupReadInPieces, memorySortContinuesAfterLastMatch]
+    }
 
     static let largeSortGroup = ConformanceCase(
         "cursors.largeSortGroup", invariants: [21, 22, 23],
@@ -34,6 +36,47 @@ extension QueryCases {
         try context.expectEqual(
             pages.flatMap { $0 }.map(\.recordID.recordName), expected.map(\.recordID.recordName),
             "the records of every page, in order")
+    }
+
+    static let largeSortGroupReadInPieces = ConformanceCase(
+        "cursors.largeSortGroupReadInPieces", invariants: [21, 22, 23],
+        "A sort by one field most records lack (one index group of nearly the whole zone, read a page at a time), ascending and descending, filtered or not, pages through every match once in order across two zones: ties by zone and name in both directions."
+    ) { context in
+        let db = try context.container().privateCloudDatabase
+        let zones = try Ops.createZones(db, ["A", "B"], in: context)
+        context.step("save 1,300 records in two zones; every 100th has a priority")
+        let records = (0..<1_300).map { n -> CKRecord in
+            var fields: [String: any CKRecordValue] = ["title": "title \(n % 37)"]
+            if n % 100 == 0 { fields["priority"] = n / 100 % 3 }
+            return makeRecord(String(format: "t%04d", n), type: "Task", zone: zones[n % 2], fields)
+        }
+        for start in stride(from: 0, to: records.count, by: 400) {
+            _ = try Ops.saveAll(db, Array(records[start..<min(start + 400, records.count)]), in: context)
+        }
+        for (ascending, format) in [(true, "title != %@"), (false, "title != %@"), (false, "TRUEPREDICATE")] {
+            context.step("query \(format) sorted by priority \(ascending ? "ascending" : "descending"), pages of 9")
+            let predicate =
+                format == "TRUEPREDICATE" ? NSPredicate(value: true) : NSPredicate(format: format, "title 3")
+            let query = CKQuery(recordType: "Task", predicate: predicate)
+            query.sortDescriptors = [NSSortDescriptor(key: "priority", ascending: ascending)]
+            let pages = try Reads.allPages(db, query, zoneID: nil, limit: 9, maxPages: 200, in: context)
+            let expected = records.filter { format == "TRUEPREDICATE" || $0["title"] as? String != "title 3" }
+                .sorted { pieceOrderPrecedes($0, $1, ascending: ascending, zones) }
+            try context.expectEqual(
+                pages.flatMap { $0 }.map(\.recordID.recordName), expected.map(\.recordID.recordName),
+                "the records of every page, in order (\(format), ascending: \(ascending))")
+        }
+    }
+
+    /// Whether `a` comes before `b` in ``largeSortGroupReadInPieces``: by priority (absent
+    /// first when ascending, last when descending), then zone and name in either direction.
+    private static func pieceOrderPrecedes(
+        _ a: CKRecord, _ b: CKRecord, ascending: Bool, _ zones: [CKRecordZone.ID]
+    ) -> Bool {
+        let (pa, pb) = (a["priority"] as? Int ?? -1, b["priority"] as? Int ?? -1)
+        if pa != pb { return ascending ? pa < pb : pa > pb }
+        let (za, zb) = (zones.firstIndex(of: a.recordID.zoneID) ?? 0, zones.firstIndex(of: b.recordID.zoneID) ?? 0)
+        return (za, a.recordID.recordName) < (zb, b.recordID.recordName)
     }
 
     /// Whether `a` comes before `b` in ``largeSortGroup``: no priority first, then priority,
