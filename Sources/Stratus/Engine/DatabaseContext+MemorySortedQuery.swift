@@ -42,21 +42,47 @@ extension DatabaseContext {
                 return true
             }
         }
-        let (page, more) = selection.page(size: pageSize)
-        let stored = try loadRecords(page.map { (zone: $0.position.zone, name: $0.position.name) }, txn)
-        var records: [CKRecord] = []
-        records.reserveCapacity(page.count)
-        for (entry, record) in zip(page, stored) {
-            guard let record else { throw EngineError.corruptValue }
-            records.append(
-                makeRecord(
-                    record, id: CKRecord.ID(recordName: entry.position.name, zoneID: entry.payload),
-                    desiredKeys: desiredKeys, txn))
-        }
+        var (page, more) = selection.page(size: pageSize)
+        let records = try loadPage(&page, more: &more, desiredKeys: desiredKeys, txn)
         let cursor = (more ? page.last : nil).map {
             QueryCursorPayload.encode(.memorySorted($0.position), context: self, fingerprint: fingerprint)
         }
         return QueryPage(records: records, cursor: cursor)
+    }
+}
+
+extension DatabaseContext {
+    /// The records of a page sorted in memory, read in slices (``EntrySlices``' sizes: fewer
+    /// while the records are large); the page is cut after the record that spends its bytes
+    /// (``QueryPageBytes``), and `more` is then set.
+    fileprivate func loadPage(
+        _ page: inout [(position: MemorySortPosition, payload: CKRecordZone.ID)], more: inout Bool,
+        desiredKeys: [String]?, _ txn: any BackendReadTransaction
+    ) throws -> [CKRecord] {
+        var records: [CKRecord] = []
+        records.reserveCapacity(page.count)
+        var bytes = QueryPageBytes(desiredKeys: desiredKeys)
+        var size = EntrySlices.firstSliceSize
+        while records.count < page.count {
+            let slice = page[records.count..<min(records.count + size, page.count)]
+            let stored = try loadRecords(slice.map { (zone: $0.position.zone, name: $0.position.name) }, txn)
+            var read = 0
+            for (entry, record) in zip(slice, stored) {
+                guard let record else { throw EngineError.corruptValue }
+                read += record.dataSize
+                records.append(
+                    makeRecord(
+                        record, id: CKRecord.ID(recordName: entry.position.name, zoneID: entry.payload),
+                        desiredKeys: desiredKeys, txn))
+                if bytes.add(record) {
+                    more = more || records.count < page.count
+                    page.removeLast(page.count - records.count)
+                    return records
+                }
+            }
+            size = EntrySlices.nextSize(after: read, size: size, largest: 512)
+        }
+        return records
     }
 }
 

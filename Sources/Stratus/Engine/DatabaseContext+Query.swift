@@ -27,6 +27,9 @@ extension DatabaseContext {
     /// past it, the page ends with what it found (even none) and a cursor after the last record
     /// read, so one request's work is bounded when few records match (decision 0005).
     package static let maximumRecordsReadPerPage = 10_000
+    /// The most bytes of fields a page's records carry (``QueryPageBytes``): past them the page
+    /// ends, with a cursor, as a batch of changes does at ``maximumChangesBatchBytes``.
+    package static let maximumQueryPageBytes = 16 << 20
 
     package func query(
         _ query: CKQuery, zoneID: CKRecordZone.ID?, cursor: Data?, limit: Int, desiredKeys: [String]?
@@ -126,57 +129,9 @@ extension DatabaseContext {
             }
 
             if sortKeys.isEmpty {
-                var records: [CKRecord] = []
-                var read = 0
-                var after: (Int64, String)? = start.flatMap {
-                    if case .keyset(let z, let n) = $0 { return (z, n) } else { return nil }
-                }
-                for (id, zone) in zones {
-                    if let after, zone.number < after.0 { continue }
-                    let prefix = keys.recordsPrefix(zone.number)
-                    var range = prefix.range
-                    if let after, after.0 == zone.number {
-                        range = KeyRange(from: prefix.appending(after.1).bytes + [0], to: range.upperBound)
-                    }
-                    var full = false
-                    var lastRead: String?
-                    try walkRecords(
-                        zone: zone.number, typeNumber: type.number, in: range, batch: pageSize + 1, txn
-                    ) { name, stored in
-                        if read == Self.maximumRecordsReadPerPage {
-                            return false
-                        }
-                        read += 1
-                        lastRead = name
-                        guard try matches(stored, name, id) else { return true }
-                        if records.count == pageSize {
-                            full = true
-                            return false
-                        }
-                        records.append(
-                            makeRecord(
-                                stored, id: CKRecord.ID(recordName: name, zoneID: id), desiredKeys: desiredKeys, txn))
-                        return true
-                    }
-                    if full {
-                        // One more match exists: hand out a cursor after the last record.
-                        let last = records[records.count - 1].recordID
-                        return QueryPage(
-                            records: records,
-                            cursor: QueryCursorPayload.encode(
-                                .keyset(self.zoneNumber(of: last.zoneID, in: zones), last.recordName),
-                                context: self, fingerprint: fingerprint))
-                    }
-                    if read == Self.maximumRecordsReadPerPage, let lastRead {
-                        // The page's reading is spent: continue after the last record read.
-                        return QueryPage(
-                            records: records,
-                            cursor: QueryCursorPayload.encode(
-                                .keyset(zone.number, lastRead), context: self, fingerprint: fingerprint))
-                    }
-                    after = nil
-                }
-                return QueryPage(records: records, cursor: nil)
+                return try scanPage(
+                    type: type, zones: zones, start: start, pageSize: pageSize, desiredKeys: desiredKeys,
+                    matches: matches, fingerprint: fingerprint, txn)
             }
 
             if let indexedField {
@@ -201,7 +156,7 @@ extension DatabaseContext {
         }
     }
 
-    private func zoneNumber(of zoneID: CKRecordZone.ID, in zones: [(CKRecordZone.ID, ZoneRow)]) -> Int64 {
+    func zoneNumber(of zoneID: CKRecordZone.ID, in zones: [(CKRecordZone.ID, ZoneRow)]) -> Int64 {
         zones.first { $0.0 == zoneID }?.1.number ?? 0
     }
 

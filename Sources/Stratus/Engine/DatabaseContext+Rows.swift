@@ -127,7 +127,8 @@ extension DatabaseContext {
     /// Walks the live records of type `typeNumber` among zone `zone`'s pointers in `range`, in
     /// record-name order: pointers are scanned 256 at a time and skipped by type without
     /// reading anything else (decision 0008); the entries of the kept ones are read with one
-    /// `getMany` per `batch`. `body` returns `false` to stop.
+    /// `getMany` per slice of at most `batch`, 128 first, fewer while the records are large
+    /// (``EntrySlices/nextSize(after:size:largest:)``). `body` returns `false` to stop.
     func walkRecords(
         zone: Int64, typeNumber: Int64, in range: KeyRange, batch: Int, _ txn: any BackendReadTransaction,
         _ body: (String, StoredRecord) throws -> Bool
@@ -135,6 +136,8 @@ extension DatabaseContext {
         let prefixLength = keys.recordsPrefix(zone).bytes.count
         var range = range
         var strings = StoredRecord.RepeatedStrings()
+        // Entries in slices of at most `batch`, smaller while the records are large (`EntrySlices`).
+        var size = min(EntrySlices.firstSliceSize, max(1, batch))
         while true {
             let page = try txn.scan(range, limit: 256)
             var names: [String] = []
@@ -148,12 +151,15 @@ extension DatabaseContext {
             }
             var start = 0
             while start < entryKeys.count {
-                let end = min(start + max(1, batch), entryKeys.count)
+                let end = min(start + size, entryKeys.count)
+                var read = 0
                 for (offset, bytes) in try txn.getMany(Array(entryKeys[start..<end])).enumerated() {
                     guard let bytes else { throw EngineError.corruptValue }
+                    read += bytes.count
                     let record = try ChangeEntry.liveRecord(bytes, strings: &strings)
                     guard try body(names[start + offset], record) else { return }
                 }
+                size = EntrySlices.nextSize(after: read, size: size, largest: max(1, batch))
                 start = end
             }
             guard let last = page.last, page.count == 256 else { return }

@@ -24,6 +24,8 @@ extension DatabaseContext {
             requirements += component.requirements.map { (number, $0) }
         }
         var records: [CKRecord] = []
+        var pageBytes = QueryPageBytes(desiredKeys: desiredKeys)
+        var slice = min(pageSize + 1, EntrySlices.firstSliceSize)
         for (id, zone) in zones {
             if let after, zone.number < after.zone { continue }
             var merger = IndexNameWalk(
@@ -32,13 +34,16 @@ extension DatabaseContext {
                 },
                 after: after.flatMap { $0.zone == zone.number ? $0.name : nil })
             while true {
-                // Enough candidates to fill the page and see one more match, read in one `getMany`.
+                // Enough candidates to fill the page and see one more match, read in one `getMany`
+                // of at most a slice (`EntrySlices`: fewer while the records are large).
                 var batch: [IndexUnionMerger.Entry] = []
-                while batch.count < pageSize + 1 - records.count, let next = try merger.next(txn) {
+                while batch.count < min(pageSize + 1 - records.count, slice), let next = try merger.next(txn) {
                     batch.append(next)
                 }
                 if batch.isEmpty { break }
                 let entries = try txn.getMany(batch.map { keys.change(zone.number, $0.position) })
+                slice = EntrySlices.nextSize(
+                    after: entries.reduce(0) { $0 + ($1?.count ?? 0) }, size: slice, largest: 512)
                 for (member, bytes) in zip(batch, entries) {
                     guard let bytes, case let entry = try ChangeEntry(decoding: bytes),
                         entry.recordName == member.name, let stored = entry.record
@@ -58,6 +63,13 @@ extension DatabaseContext {
                         makeRecord(
                             stored, id: CKRecord.ID(recordName: member.name, zoneID: id), desiredKeys: desiredKeys, txn)
                     )
+                    if pageBytes.add(stored) {
+                        // The page's bytes are spent: the scan's cursor, after this record.
+                        return QueryPage(
+                            records: records,
+                            cursor: QueryCursorPayload.encode(
+                                .keyset(zone.number, member.name), context: self, fingerprint: fingerprint))
+                    }
                 }
             }
         }

@@ -127,19 +127,22 @@ extension DatabaseContext {
         }
 
         var records: [SortedPageItem] = []
+        var bytes = QueryPageBytes(desiredKeys: desiredKeys)
         var read = 0
         var ask = 0
+        var slice = min(pageSize + 1, EntrySlices.firstSliceSize)
         while true {
             // The next groups, until they hold enough records to fill the page (before filtering);
             // their records are read by the positions the index entries carry (decision 0008),
-            // 512 to a `getMany`, not one read per record. When a filter rejects what came, each
-            // round asks for twice as many (up to 512): a page of one in a large group is not
-            // ten thousand reads of one record.
+            // in slices of one `getMany` (`EntrySlices`), not one read per record. When a filter
+            // rejects what came, each round asks for twice as many (up to 512): a page of one in
+            // a large group is not ten thousand reads of one record.
             ask = max(pageSize + 1 - min(records.count, pageSize), min(2 * ask, 512))
             let groups = try walk.nextGroups(holding: ask, txn)
             if groups.isEmpty { break }
             var entries = EntrySlices(
-                keys: groups.flatMap { $0.members.map { keys.change($0.zoneNumber, $0.position) } })
+                keys: groups.flatMap { $0.members.map { keys.change($0.zoneNumber, $0.position) } }, size: slice)
+            defer { slice = entries.size }
             func stored(_ member: SortedIndexWalk.Member) throws -> StoredRecord {
                 guard let bytes = try entries.next(txn), case let entry = try ChangeEntry(decoding: bytes),
                     entry.recordName == member.name, let stored = entry.record
@@ -159,10 +162,11 @@ extension DatabaseContext {
                         read += 1
                         if try admitted(record, member, group.value) {
                             records.append(item(record, member, group.value))
-                        }
-                        if records.count > pageSize {
-                            let delivered = Array(records.prefix(pageSize))
-                            return page(delivered, after: delivered.last)
+                            if records.count > pageSize {
+                                let delivered = Array(records.prefix(pageSize))
+                                return page(delivered, after: delivered.last)
+                            }
+                            if bytes.add(record) { return page(records, after: records.last) }
                         }
                         if read >= Self.maximumRecordsReadPerPage {
                             return page(records, after: item(record, member, group.value))
@@ -195,7 +199,13 @@ extension DatabaseContext {
                     let candidate = item(record, member, group.value)
                     selection.consider(candidate.position, candidate)
                 }
+                let earlier = records.count
                 records += selection.page(size: pageSize + 1 - records.count).page.map(\.payload)
+                // The page's bytes spent at a record of this group: it ends after that record.
+                if let full = (earlier..<min(records.count, pageSize)).first(where: { bytes.add(records[$0].stored) }) {
+                    let delivered = Array(records.prefix(full + 1))
+                    return page(delivered, after: delivered.last)
+                }
                 if records.count > pageSize {
                     let delivered = Array(records.prefix(pageSize))
                     return page(delivered, after: delivered.last)

@@ -12,17 +12,7 @@ extension QueryCases {
         "cursors.largeSortGroup", invariants: [21, 22, 23],
         "A sort by a field most records lack (one index group of nearly the whole zone), filtered and with a second sort key, pages through every match once in order across two zones: absent values first, then by the second key, ties by zone and name."
     ) { context in
-        let db = try context.container().privateCloudDatabase
-        let zones = try Ops.createZones(db, ["A", "B"], in: context)
-        context.step("save 1,300 records in two zones; every 100th has a priority")
-        let records = (0..<1_300).map { n -> CKRecord in
-            var fields: [String: any CKRecordValue] = ["title": "title \(n % 37)"]
-            if n % 100 == 0 { fields["priority"] = n / 100 % 3 }
-            return makeRecord(String(format: "t%04d", n), type: "Task", zone: zones[n % 2], fields)
-        }
-        for start in stride(from: 0, to: records.count, by: 400) {
-            _ = try Ops.saveAll(db, Array(records[start..<min(start + 400, records.count)]), in: context)
-        }
+        let (db, zones, records) = try saveTasks(in: context)
 
         context.step("query title != 'title 3' sorted by priority, then title descending, pages of 9")
         let query = CKQuery(recordType: "Task", predicate: NSPredicate(format: "title != %@", "title 3"))
@@ -42,17 +32,7 @@ extension QueryCases {
         "cursors.largeSortGroupReadInPieces", invariants: [21, 22, 23],
         "A sort by one field most records lack (one index group of nearly the whole zone, read a page at a time), ascending and descending, filtered or not, pages through every match once in order across two zones: ties by zone and name in both directions."
     ) { context in
-        let db = try context.container().privateCloudDatabase
-        let zones = try Ops.createZones(db, ["A", "B"], in: context)
-        context.step("save 1,300 records in two zones; every 100th has a priority")
-        let records = (0..<1_300).map { n -> CKRecord in
-            var fields: [String: any CKRecordValue] = ["title": "title \(n % 37)"]
-            if n % 100 == 0 { fields["priority"] = n / 100 % 3 }
-            return makeRecord(String(format: "t%04d", n), type: "Task", zone: zones[n % 2], fields)
-        }
-        for start in stride(from: 0, to: records.count, by: 400) {
-            _ = try Ops.saveAll(db, Array(records[start..<min(start + 400, records.count)]), in: context)
-        }
+        let (db, zones, records) = try saveTasks(in: context)
         for (ascending, format) in [(true, "title != %@"), (false, "title != %@"), (false, "TRUEPREDICATE")] {
             context.step("query \(format) sorted by priority \(ascending ? "ascending" : "descending"), pages of 9")
             let predicate =
@@ -77,6 +57,25 @@ extension QueryCases {
         if pa != pb { return ascending ? pa < pb : pa > pb }
         let (za, zb) = (zones.firstIndex(of: a.recordID.zoneID) ?? 0, zones.firstIndex(of: b.recordID.zoneID) ?? 0)
         return (za, a.recordID.recordName) < (zb, b.recordID.recordName)
+    }
+
+    /// The private database, its zones A and B, and 1,300 records `Task` `t0000`… saved in them
+    /// alternately, each with a title; every 100th with a priority.
+    private static func saveTasks(
+        in context: ConformanceContext
+    ) throws -> (CKDatabase, [CKRecordZone.ID], [CKRecord]) {
+        let db = try context.container().privateCloudDatabase
+        let zones = try Ops.createZones(db, ["A", "B"], in: context)
+        context.step("save 1,300 records in two zones; every 100th has a priority")
+        let records = (0..<1_300).map { n -> CKRecord in
+            var fields: [String: any CKRecordValue] = ["title": "title \(n % 37)"]
+            if n % 100 == 0 { fields["priority"] = n / 100 % 3 }
+            return makeRecord(String(format: "t%04d", n), type: "Task", zone: zones[n % 2], fields)
+        }
+        for start in stride(from: 0, to: records.count, by: 400) {
+            _ = try Ops.saveAll(db, Array(records[start..<min(start + 400, records.count)]), in: context)
+        }
+        return (db, zones, records)
     }
 
     /// Whether `a` comes before `b` in ``largeSortGroup``: no priority first, then priority,
