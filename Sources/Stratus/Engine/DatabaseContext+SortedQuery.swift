@@ -105,14 +105,13 @@ extension DatabaseContext {
                 Self.readsInPieces($0, sortKeyCount: sortKeys.count, tiesAcrossZones: tiesAcrossZones)
             })
         let canonical = sortKeys.map { IndexValue.canonicalField($0.key) }
-        let cursorValues = start.map { $0.values.map { $0?.predicateValue } }
         func item(_ stored: StoredRecord, _ member: SortedIndexWalk.Member, _ group: [UInt8]) -> SortedPageItem {
             let fields = canonical.map { IndexValue.sortValue(of: stored, field: $0) }
             return SortedPageItem(
                 group: group, values: fields.map { $0?.predicateValue }, zone: member.zoneNumber, name: member.name,
                 zoneID: member.zoneID, stored: stored, sortFields: fields)
         }
-        func page(_ items: [SortedPageItem], after last: SortedPageItem?) -> QueryPage {
+        func page(_ items: ArraySlice<SortedPageItem>, after last: SortedPageItem?) -> QueryPage {
             QueryPage(
                 records: items.map {
                     makeRecord(
@@ -126,9 +125,8 @@ extension DatabaseContext {
                 })
         }
 
-        var records: [SortedPageItem] = []
-        var bytes = QueryPageBytes(desiredKeys: desiredKeys)
-        var read = 0
+        var assembly = SortedPageAssembly(
+            pageSize: pageSize, sortKeys: sortKeys, start: start, desiredKeys: desiredKeys)
         var ask = 0
         var slice = min(pageSize + 1, EntrySlices.firstSliceSize)
         while true {
@@ -137,7 +135,7 @@ extension DatabaseContext {
             // in slices of one `getMany` (`EntrySlices`), not one read per record. When a filter
             // rejects what came, each round asks for twice as many (up to 512): a page of one in
             // a large group is not ten thousand reads of one record.
-            ask = max(pageSize + 1 - min(records.count, pageSize), min(2 * ask, 512))
+            ask = max(assembly.needed, min(2 * ask, 512))
             let groups = try walk.nextGroups(holding: ask, txn)
             if groups.isEmpty { break }
             var entries = EntrySlices(
@@ -154,66 +152,20 @@ extension DatabaseContext {
                 return try matches(stored, member.name, member.zoneID)
             }
             for group in groups {
-                if group.inPieces {
-                    // Members in the page's order already: taken as they come, and the page may
-                    // end after any of them.
-                    for member in group.members {
-                        let record = try stored(member)
-                        read += 1
-                        if try admitted(record, member, group.value) {
-                            records.append(item(record, member, group.value))
-                            if records.count > pageSize {
-                                let delivered = Array(records.prefix(pageSize))
-                                return page(delivered, after: delivered.last)
-                            }
-                            if bytes.add(record) { return page(records, after: records.last) }
-                        }
-                        if read >= Self.maximumRecordsReadPerPage {
-                            return page(records, after: item(record, member, group.value))
-                        }
-                    }
-                    continue
-                }
-                // Each group's matches kept to what the page can still take: a group of a million
-                // records holds no more than a page's worth.
-                var selection = MemorySortSelection<SortedPageItem>(
-                    sortKeys: sortKeys, keep: pageSize + 1 - records.count)
-                if let start, let cursorValues, group.value == start.group {
-                    selection.after = MemorySortPosition(values: cursorValues, zone: start.zone, name: start.name)
-                }
-                read += group.members.count
-                // Not in the group the page resumed in: its members up to the cursor were
-                // delivered, and a group larger than the budget would end every page there.
-                let spent = read >= Self.maximumRecordsReadPerPage && group.value != start?.group
-                // When this group spends the reading: its furthest record, matching or not.
-                var furthest: SortedPageItem?
-                for member in group.members {
-                    let record = try stored(member)
-                    if spent {
-                        let candidate = item(record, member, group.value)
-                        if furthest.map({ selection.precedes($0.position, candidate.position) }) ?? true {
-                            furthest = candidate
-                        }
-                    }
-                    guard try admitted(record, member, group.value) else { continue }
-                    let candidate = item(record, member, group.value)
-                    selection.consider(candidate.position, candidate)
-                }
-                let earlier = records.count
-                records += selection.page(size: pageSize + 1 - records.count).page.map(\.payload)
-                // The page's bytes spent at a record of this group: it ends after that record.
-                if let full = (earlier..<min(records.count, pageSize)).first(where: { bytes.add(records[$0].stored) }) {
-                    let delivered = Array(records.prefix(full + 1))
+                let end =
+                    try group.inPieces
+                    ? assembly.take(piece: group, stored: stored, admits: admitted, item: item)
+                    : assembly.take(whole: group, stored: stored, admits: admitted, item: item)
+                switch end {
+                case .first(let count)?:
+                    let delivered = assembly.records.prefix(count)
                     return page(delivered, after: delivered.last)
+                case .after(let last)?: return page(assembly.records[...], after: last)
+                case nil: continue
                 }
-                if records.count > pageSize {
-                    let delivered = Array(records.prefix(pageSize))
-                    return page(delivered, after: delivered.last)
-                }
-                if spent, let furthest { return page(records, after: furthest) }
             }
         }
-        return page(records, after: nil)
+        return page(assembly.records[...], after: nil)
     }
 
     /// Whether an index group can be read in pieces (``SortedIndexWalk``): its records tie on
