@@ -4,18 +4,21 @@ import Stratus
 /// The limits the engine puts on one request or one database, reached through the CloudKit API
 /// so that every backend, and a remote container through stratusd, is held to them: the values
 /// and the constant bytes of a query's predicate, a query's sort descriptors, a `desiredKeys`
-/// list (decision 0005), the bytes of one batch of zone changes, and a database's
-/// subscriptions.
+/// list (decision 0005), the bytes of one batch of zone changes and of one query page, and a
+/// database's subscriptions.
 ///
 /// Each case checks that the limit itself is accepted and that one past it fails with
 /// `limitExceeded`, with a message naming the limit, delivering and storing nothing. The
 /// limits are the engine's constants: `QueryPredicate.maximumValues`,
 /// `QueryPredicate.maximumConstantBytes`, `Validation.maximumSortDescriptors`,
-/// `Validation.maximumDesiredKeys`, `DatabaseContext.maximumChangesBatchBytes` and
-/// `DatabaseContext.maximumSubscriptions`.
+/// `Validation.maximumDesiredKeys`, `DatabaseContext.maximumChangesBatchBytes`,
+/// `DatabaseContext.maximumQueryPageBytes` and `DatabaseContext.maximumSubscriptions`.
 enum LimitCases {
     static var all: [ConformanceCase] {
-        [queryValues, queryConstantBytes, sortDescriptors, desiredKeys, changesBatchBytes, subscriptions]
+        [
+            queryValues, queryConstantBytes, sortDescriptors, desiredKeys, changesBatchBytes, queryPageBytes,
+            subscriptions,
+        ]
     }
 
     static let queryValues = ConformanceCase(
@@ -274,15 +277,15 @@ enum LimitCases {
 
     /// How many records ``changesBatchBytes`` saves, and the bytes of each one's field.
     private static let largeCount = 30
-    private static let largeBytes = 900_000
+    static let largeBytes = 900_000
 
     /// The content of record `b<n>`'s field: `largeBytes` bytes, each `n`.
-    private static func largeData(_ n: Int) -> Data {
+    static func largeData(_ n: Int) -> Data {
         Data(repeating: UInt8(truncatingIfNeeded: n), count: largeBytes)
     }
 
     /// Record `b<n>` of type `Blob`, with ``largeData(_:)`` in its BYTES field `data`.
-    private static func largeRecord(_ n: Int, zone: CKRecordZone.ID) -> CKRecord {
+    static func largeRecord(_ n: Int, zone: CKRecordZone.ID) -> CKRecord {
         makeRecord("b\(n)", type: "Blob", zone: zone, ["data": largeData(n)])
     }
 
