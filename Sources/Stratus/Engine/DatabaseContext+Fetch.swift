@@ -15,8 +15,16 @@ extension DatabaseContext {
     ///   is fetched and answered once, at the position of its first occurrence.
     /// - `desiredKeys`: `nil` returns every field, `[]` only the system fields.
     ///
+    /// - Bytes: the records' fields (those of `desiredKeys`, names and values, as the 1 MB
+    ///   record limit counts them) hold at most ``maximumFetchBytes``. The entries are read in
+    ///   slices (``EntrySlices``, ``firstFetchSlice`` first) and counted as they come, so a fetch
+    ///   past it is refused having read little more than the budget: 400 records of 1 MB would
+    ///   otherwise be 400 MB held for one answer. `CKFetchRecordsOperation` splits such a fetch
+    ///   and asks again (``FetchRecordsSplitting``); a Web Services client gets the error.
+    ///
     /// - Throws: `limitExceeded` when the request lists more than 400 IDs (duplicates
-    ///   included: the limit is on the request's size), or a store failure as a `CKError`.
+    ///   included: the limit is on the request's size), or when its records hold more than
+    ///   ``maximumFetchBytes``; or a store failure as a `CKError`.
     package func fetchRecords(
         _ ids: [CKRecord.ID], desiredKeys: [String]?
     ) throws -> [(CKRecord.ID, Result<CKRecord, CKError>)] {
@@ -49,7 +57,12 @@ extension DatabaseContext {
             }
             // Two reads for the whole request: the pointers (with the zones' rows when their
             // numbers were known), then the entries (decision 0008).
-            var records = try loadRecords(lookups, txn, preloaded: preloaded).makeIterator()
+            var bytes = QueryPageBytes(desiredKeys: desiredKeys, budget: Self.maximumFetchBytes)
+            var counted = 0
+            var records = try loadRecords(lookups, txn, preloaded: preloaded, firstSlice: Self.firstFetchSlice) {
+                counted += 1
+                if bytes.overflows(with: $0) { throw Self.fetchTooLarge(records: counted, bytes: bytes.total) }
+            }.makeIterator()
             return zip(unique, zoneRows).map { id, zoneRow in
                 guard zoneRow != nil else {
                     return (id, .failure(.make(.zoneNotFound, "Zone '\(id.zoneID.zoneName)' does not exist")))
@@ -60,6 +73,21 @@ extension DatabaseContext {
                 return (id, .success(makeRecord(stored, id: id, desiredKeys: desiredKeys, txn)))
             }
         }
+    }
+
+    /// The most bytes of fields one fetch by ID returns (as ``maximumQueryPageBytes``).
+    package static let maximumFetchBytes = 16 << 20
+    /// The entries a fetch reads in its first slice: a fetch of 32 records or fewer (most) is
+    /// one read, and a fetch of records of 1 MB holds at most 32 MB of entries before it knows.
+    static let firstFetchSlice = 32
+
+    /// The refusal of a fetch whose first `records` records hold `bytes` bytes, past
+    /// ``maximumFetchBytes``.
+    static func fetchTooLarge(records: Int, bytes: Int) -> CKError {
+        CKError.make(
+            .limitExceeded,
+            "The records of this request hold more than \(maximumFetchBytes >> 20) MiB of fields (the first \(records) hold \(bytes) bytes); fetch fewer records per request, or fewer desiredKeys"
+        )
     }
 
     /// What a fetch reads first, together (``PreloadedRows``): its zones' rows, and the pointers

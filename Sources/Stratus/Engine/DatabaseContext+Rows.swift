@@ -96,9 +96,12 @@ extension DatabaseContext {
     }
 
     /// The live records `names` (`nil` for a missing or deleted one), in order: every pointer
-    /// in one `getMany`, then every entry of a live one in a second.
+    /// in one `getMany`, then the entries of the live ones, in one `getMany` — or, given
+    /// `firstSlice`, in slices of that many to begin with (``EntrySlices``), each record passed
+    /// to `check` as it is decoded, so a caller can refuse a request before it holds all of it.
     func loadRecords(
-        _ names: [(zone: Int64, name: String)], _ txn: any BackendReadTransaction, preloaded: PreloadedRows? = nil
+        _ names: [(zone: Int64, name: String)], _ txn: any BackendReadTransaction, preloaded: PreloadedRows? = nil,
+        firstSlice: Int? = nil, check: ((StoredRecord) throws -> Void)? = nil
     ) throws -> [StoredRecord?] {
         if names.isEmpty { return [] }
         let pointerKeys = names.map { keys.record($0.zone, $0.name) }
@@ -117,9 +120,12 @@ extension DatabaseContext {
         var result = [StoredRecord?](repeating: nil, count: names.count)
         if entryKeys.isEmpty { return result }
         var strings = StoredRecord.RepeatedStrings()
-        for (offset, bytes) in try txn.getMany(entryKeys).enumerated() {
-            guard let bytes else { throw EngineError.corruptValue }
-            result[live[offset]] = try ChangeEntry.liveRecord(bytes, strings: &strings)
+        var entries = EntrySlices(keys: entryKeys, size: firstSlice ?? entryKeys.count)
+        for index in live {
+            guard let bytes = try entries.next(txn) else { throw EngineError.corruptValue }
+            let stored = try ChangeEntry.liveRecord(bytes, strings: &strings)
+            try check?(stored)
+            result[index] = stored
         }
         return result
     }

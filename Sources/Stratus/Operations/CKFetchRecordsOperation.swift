@@ -85,7 +85,8 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                         return (id, .failure(.make(.unknownItem, message)))
                     }
                 } else {
-                    results = try service.fetchRecords(ids, desiredKeys: desiredKeys)
+                    results = try FetchRecordsSplitting.fetch(
+                        ids, desiredKeys: desiredKeys, from: service, cancelled: { self.cancellationError })
                 }
                 return .deliver(results.map { Event.item($0, $1) } + [.finished(nil)])
             })

@@ -2,8 +2,8 @@ import Foundation
 import Stratus
 
 extension LimitCases {
-    /// How many records ``queryPageBytes`` saves: a little more than one page's bytes.
-    private static let pageRecordCount = 20
+    /// How many records ``queryPageBytes`` and ``fetchBytes`` save: a little more than 16 MiB.
+    static let pageRecordCount = 20
 
     static let queryPageBytes = ConformanceCase(
         "limits.queryPageBytes", invariants: [21, 22, 23],
@@ -54,5 +54,51 @@ extension LimitCases {
                 data == largeData(n), "record b\(n) carries its \(largeBytes) bytes",
                 actual: data.map { "\($0.count) bytes, starting with \($0.first ?? 0)" } ?? "no data field")
         }
+    }
+}
+
+extension LimitCases {
+    static let fetchBytes = ConformanceCase(
+        "limits.fetchBytes", invariants: [53, 54],
+        "CKFetchRecordsOperation of 20 records of 900 KB (more than one request's 16 MiB of fields, which the engine and stratusd refuse with limitExceeded) delivers every record once, whole and in request order, and a missing one as unknownItem: the operation asks again in parts."
+    ) { context in
+        let db = try context.container().privateCloudDatabase
+        let zone = try Ops.createZones(db, ["Large"], in: context)[0]
+        context.step("save \(pageRecordCount) records with a \(largeBytes)-byte BYTES field, one per request")
+        for n in 0..<pageRecordCount {
+            _ = try Ops.saveAll(db, [largeRecord(n, zone: zone)], in: context)
+        }
+        let ids = (0..<pageRecordCount).map { CKRecord.ID(recordName: "b\($0)", zoneID: zone) }
+        let missing = CKRecord.ID(recordName: "missing", zoneID: zone)
+
+        context.step("fetch all of them and a missing one in one CKFetchRecordsOperation")
+        let (results, order, error) = fetchInOrder(db, ids + [missing])
+        try context.expect(error == nil, "the operation succeeds", actual: Reads.describe(error))
+        try context.expectEqual(order, ids + [missing], "per-record callbacks, once each, in request order")
+        for (n, id) in ids.enumerated() {
+            let data = (try? results[id]?.get())?["data"] as? Data
+            try context.expect(
+                data == largeData(n), "record b\(n) carries its \(largeBytes) bytes",
+                actual: data.map { "\($0.count) bytes" } ?? Reads.describe(results[id]))
+        }
+        try context.expectEqual(Reads.errorCode(results[missing]), .unknownItem, "the missing record's error")
+    }
+
+    /// Runs one `CKFetchRecordsOperation` of `ids`: each result by ID, the IDs in callback
+    /// order, and the operation's final error.
+    private static func fetchInOrder(_ db: CKDatabase, _ ids: [CKRecord.ID]) -> (
+        [CKRecord.ID: Result<CKRecord, any Error>], [CKRecord.ID], (any Error)?
+    ) {
+        let op = CKFetchRecordsOperation(recordIDs: ids)
+        let items = Collector<(CKRecord.ID, Result<CKRecord, any Error>)>()
+        let final = Collector<(any Error)?>()
+        op.perRecordResultBlock = { items.append(($0, $1)) }
+        op.fetchRecordsResultBlock = { result in
+            if case .failure(let error) = result { final.append(error) } else { final.append(nil) }
+        }
+        Ops.run(op, on: db)
+        var results: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+        for (id, result) in items.values { results[id] = result }
+        return (results, items.values.map(\.0), final.values.first ?? nil)
     }
 }

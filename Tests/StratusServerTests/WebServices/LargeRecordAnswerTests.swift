@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 
-/// `records/query` of large records through a real `stratusd`, in JSON: a page ends at the
-/// engine's 16 MiB of fields with a `continuationMarker`, whatever `resultsLimit` asks, and the
-/// marker gives the rest (decision 0005, "Bytes per page").
-@Suite("stratusd: records/query pages of large records")
-struct QueryEndpointPageBytesTests {
+/// Answers of large records through a real `stratusd`, in JSON: a `records/query` page ends at
+/// the engine's 16 MiB of fields with a `continuationMarker`, whatever `resultsLimit` asks, and
+/// the marker gives the rest (decision 0005, "Bytes per page"); a `records/lookup` whose
+/// records hold more is refused with `limitExceeded`, as it has no marker (decision 0012.8).
+@Suite("stratusd: answers of large records")
+struct LargeRecordAnswerTests {
     /// Records `b00`…`b19` of type `Blob` in the public database, each with a BYTES field
     /// `data` of 900,000 bytes of its number and an INT64 `n`, 20 less its number.
     private func seedBlobs(_ ws: WebServicesFixture) async throws {
@@ -62,5 +63,22 @@ struct QueryEndpointPageBytesTests {
             let small = try await pages(ws, ["query": query, "resultsLimit": 400, "desiredKeys": ["n"]])
             #expect(small.map(\.count) == [20], "without the large field, sorted by \(sortBy)")
         }
+    }
+
+    @Test func aLookupPastSixteenMebibytesOfFieldsIsRefused() async throws {
+        let ws = try WebServicesFixture()
+        try await seedBlobs(ws)
+        let all = (0..<20).map { ["recordName": String(format: "b%02d", $0)] }
+        let refused = try await ws.post("records/lookup", ["records": all])
+        #expect(refused.status == 400, "\(refused.json)")
+        #expect(refused.json["stratusErrorCode"] as? String == "limitExceeded", "\(refused.json)")
+        let reason = refused.json["reason"] as? String ?? ""
+        #expect(reason.contains("16 MiB") && reason.contains("fewer records"), "\(reason)")
+
+        let fitting = try await ws.post("records/lookup", ["records": Array(all.prefix(18))])
+        #expect(fitting.status == 200 && fitting.records.count == 18, "\(fitting.json["reason"] ?? "")")
+        #expect(fitting.records.allSatisfy { $0["serverErrorCode"] == nil })
+        let small = try await ws.post("records/lookup", ["records": all, "desiredKeys": ["n"]])
+        #expect(small.status == 200 && small.records.count == 20, "\(small.json["reason"] ?? "")")
     }
 }
