@@ -42,6 +42,7 @@ import Testing
 
     @Test func theLowestCursorIsTheUsersOwnAndForgetsADeletedToken() throws {
         let store = AuthStore(engine: try Engine(backend: InMemoryBackend()))
+        try store.makeTestUsers(["_alice", "_bob"], in: Self.container)
         let made = Date()
         let first = try courier(store, now: made)
         let second = try courier(store, now: made)
@@ -57,6 +58,7 @@ import Testing
     @Test func aStoreWrittenBeforeTheIndexesGetsThemOnFirstUse() throws {
         let engine = try Engine(backend: InMemoryBackend())
         let old = AuthStore(engine: engine)
+        try old.makeTestUsers(["_alice"], in: Self.container)
         let start = Date()
         let tokens = try (0..<AuthStore.maximumCouriersPerUser).map {
             try courier(old, now: start.addingTimeInterval(Double($0)))

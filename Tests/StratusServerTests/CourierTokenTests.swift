@@ -1,8 +1,9 @@
 import Foundation
 import Stratus
 import StratusInMemory
-import StratusServer
 import Testing
+
+@testable import StratusServer
 
 /// Courier tokens in the auth store (decision 0014.4): found only by the token itself, at most
 /// 20 per user, refused after 30 idle days, cursors that only move forward.
@@ -10,7 +11,9 @@ import Testing
     static let container = "iCloud.com.example.app"
 
     func store() throws -> AuthStore {
-        AuthStore(engine: try Engine(backend: InMemoryBackend()))
+        let store = AuthStore(engine: try Engine(backend: InMemoryBackend()))
+        try store.makeTestUsers(["_alice", "_bob"], in: Self.container)
+        return store
     }
 
     func create(_ store: AuthStore, user: String = "_alice", now: Date = Date()) throws -> String {
@@ -62,5 +65,20 @@ import Testing
         _ = try store.acknowledge(courier: other, through: 2)
         let alice = Namespace(container: Self.container, environment: .development, owner: "_alice")
         #expect(try store.lowestCursor(of: alice) == 2)
+    }
+
+    @Test func aTokenOfADisabledUserOrContainerIsRefused() throws {
+        let store = try store()
+        let alices = try create(store)
+        let bobs = try create(store, user: "_bob")
+        try store.disableUser(container: Self.container, userRecordName: "_alice")
+        #expect(try store.courier(presented: alices) == nil, "a disabled user's notifications stay closed")
+        #expect(try store.courier(presented: bobs) != nil, "another user is untouched")
+        try store.disableContainer(Self.container)
+        #expect(try store.courier(presented: bobs) == nil, "a disabled container's tokens are refused")
+        _ = try store.createContainer(Self.container, environments: [])
+        #expect(try store.courier(presented: bobs) != nil, "enabled again")
+        let strangers = try create(store, user: "_nobody")
+        #expect(try store.courier(presented: strangers) == nil, "a user the container does not have")
     }
 }

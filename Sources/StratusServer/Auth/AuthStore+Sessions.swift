@@ -58,12 +58,22 @@ extension AuthStore {
             else { return nil }
             let entry = try Self.decode(SessionEntry.self)(found.value)
             guard now < entry.expires,
-                try Self.refusal(container: entry.container, environment: entry.environment, get: reader.get) == nil,
-                let user = try reader.get(Self.key(Self.userPrefix, entry.container, entry.userRecordName)),
-                try Self.decode(UserEntry.self)(user).disabled == nil
+                try Self.userIsEnabled(entry.container, entry.environment, entry.userRecordName, reader.get)
             else { return nil }
             return entry
         }
+    }
+
+    /// Whether `container` × `environment` takes credentials and its user `userRecordName`
+    /// exists and is not disabled: what a session and a courier token both need.
+    static func userIsEnabled(
+        _ container: String, _ environment: Namespace.Environment, _ userRecordName: String,
+        _ get: ([UInt8]) throws -> [UInt8]?
+    ) throws -> Bool {
+        guard try refusal(container: container, environment: environment, get: get) == nil,
+            let user = try get(key(userPrefix, container, userRecordName))
+        else { return false }
+        return try decode(UserEntry.self)(user).disabled == nil
     }
 
     /// Revokes the session `token` presents; `false` when there was none.

@@ -41,17 +41,26 @@ extension AuthStore {
         return (token, entry)
     }
 
-    /// The courier `token` presents, or `nil` when it is unknown or idle too long (then
-    /// deleted). Looked up by the token's SHA-256, compared with the stored hash in constant time.
+    /// The courier `token` presents, or `nil` when it is unknown, idle too long (then deleted),
+    /// or its user, container or environment is disabled or gone — as a session is refused
+    /// (``session(presented:now:)``): a courier reads the user's notifications, which carry
+    /// record names and fields. Looked up by the token's SHA-256, compared with the stored hash
+    /// in constant time.
     package func courier(presented token: String, now: Date = Date()) throws -> CourierEntry? {
         guard SessionToken.isWellFormed(token) else { return nil }
         let digest = SHA256.hash(data: Data(token.utf8))
         guard
-            let found = try data.read({ reader in
-                try Self.value(under: Self.courierPrefix, digest: digest, in: { try reader.scan($0, limit: $1) })
+            let (found, entry) = try data.read({ reader -> ((key: [UInt8], value: [UInt8]), CourierEntry)? in
+                guard
+                    let found = try Self.value(
+                        under: Self.courierPrefix, digest: digest, in: { try reader.scan($0, limit: $1) })
+                else { return nil }
+                let entry = try Self.decode(CourierEntry.self)(found.value)
+                guard try Self.userIsEnabled(entry.container, entry.environment, entry.userRecordName, reader.get)
+                else { return nil }
+                return (found, entry)
             })
         else { return nil }
-        let entry = try Self.decode(CourierEntry.self)(found.value)
         guard now.timeIntervalSince(entry.lastPoll) < Self.courierIdleLimit else {
             try data.write { writer in
                 try writer.clear(found.key)
