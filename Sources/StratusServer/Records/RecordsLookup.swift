@@ -17,6 +17,15 @@ enum RecordsLookup {
                 "the request asks for \(body.records.count) records; the limit is \(limit)",
                 stratusErrorCode: "limitExceeded")
         }
+        // Each list as the engine limits it, before the union hides repeats: a list of four
+        // million copies of one key would otherwise be applied to every record's answer.
+        for keys in [body.desiredKeys] + body.records.map(\.desiredKeys) {
+            if let keys, keys.count > Validation.maximumDesiredKeys {
+                throw ServerError.badRequest(
+                    "desiredKeys lists \(keys.count) fields; the limit is \(Validation.maximumDesiredKeys)",
+                    stratusErrorCode: "limitExceeded")
+            }
+        }
         // Each name once: a large record named 400 times would be written 400 times, a small
         // request turned into an answer of hundreds of megabytes.
         var named = Set<String>()

@@ -98,6 +98,16 @@ struct BadInputTests {
         expectRefusal(big, status: 413, code: "BAD_REQUEST", mentioning: "limit")
         let looked = try await ws.post("records/lookup", ["records": [["recordName": "r0"]]])
         #expect(looked.records.first?["serverErrorCode"] as? String == "NOT_FOUND")
+        // A list of repeated keys is counted as sent, not after its repeats are merged.
+        let repeated = Array(repeating: "x", count: 1_001)
+        let keys = try await ws.post(
+            "records/lookup",
+            ["records": [["recordName": "r0", "desiredKeys": ["x"]], ["recordName": "r1"]], "desiredKeys": repeated])
+        expectRefusal(keys, status: 400, code: "BAD_REQUEST", mentioning: "desiredKeys lists 1001 fields")
+        #expect(keys.json["stratusErrorCode"] as? String == "limitExceeded")
+        let itemKeys = try await ws.post(
+            "records/lookup", ["records": [["recordName": "r0", "desiredKeys": repeated]]])
+        expectRefusal(itemKeys, status: 400, code: "BAD_REQUEST", mentioning: "desiredKeys lists 1001 fields")
     }
 
     /// A body whose chunked framing is malformed (a chunk size that is not hexadecimal, or a
