@@ -27,6 +27,7 @@ extension DatabaseContext {
         _ request: ModifyRequest, cancelled: () -> CKError? = { nil },
         journal: ((ModifyOutcome, any BackendWriteTransaction) throws -> Void)? = nil
     ) throws -> ModifyOutcome {
+        try Validation.checkClientChangeToken(request.clientChangeTokenData)
         let grouping = try group(request)
         let checks = try checkWithoutStore(request)
         let now = Date().timeIntervalSinceReferenceDate
@@ -323,7 +324,11 @@ extension DatabaseContext {
             results.deletes[index] = .success(())
         }
         if !planned.isEmpty || !plannedDeletes.isEmpty {
-            if let token = request.clientChangeTokenData { zone.clientChangeTokenData = Array(token) }
+            // The public database has no zone change fetch to return it to: not kept there,
+            // where every user's save would rewrite the row every user's request reads.
+            if let token = request.clientChangeTokenData, scope != .public {
+                zone.clientChangeTokenData = Array(token)
+            }
             if zone.number != DatabaseContext.defaultZoneNumber {
                 try recordDatabaseChange(.changed, zoneID: zoneID, zone: &zone, meta: &meta, txn)
             }

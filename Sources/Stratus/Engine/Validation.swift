@@ -1,3 +1,5 @@
+import Foundation
+
 /// CloudKit's naming and size rules, each problem described with the bad value named.
 package enum Validation {
     /// The most items one modify request may carry.
@@ -12,6 +14,19 @@ package enum Validation {
     /// The most sort descriptors one query may have (decision 0005): each is a value held
     /// and compared for every candidate record.
     package static let maximumSortDescriptors = 8
+    /// The most bytes of a modify's `clientChangeTokenData`: it is kept in the zone's row,
+    /// which every request in the zone reads (Apple documents no limit; a token of an app is
+    /// a few bytes to a few hundred).
+    package static let maximumClientChangeTokenBytes = 16 << 10
+
+    /// Refuses `clientChangeTokenData` longer than ``maximumClientChangeTokenBytes``
+    /// (`limitExceeded`).
+    static func checkClientChangeToken(_ data: Data?) throws(CKError) {
+        guard let data, data.count > maximumClientChangeTokenBytes else { return }
+        throw CKError.make(
+            .limitExceeded,
+            "clientChangeTokenData holds \(data.count) bytes; the limit is \(maximumClientChangeTokenBytes)")
+    }
 
     /// Refuses a `desiredKeys` list longer than ``maximumDesiredKeys`` (`limitExceeded`).
     static func checkDesiredKeys(_ keys: [String]?) throws(CKError) {
