@@ -21,9 +21,11 @@ extension CKSyncEngine {
             self.atomicByZone = atomicByZone
         }
 
-        /// Creates a batch from `pendingChanges`, in order, until it holds 400 items or about
-        /// 2 MB; a save whose record `recordProvider` does not give is skipped. `nil` when
-        /// nothing was added.
+        /// Creates a batch from `pendingChanges`, in order, until it holds 400 items or the next
+        /// save would take it over about 2 MB: the batch ends before that save, and nothing
+        /// after it is added or asked of `recordProvider` (Apple: "until there are no more
+        /// changes or the size of the batch reaches the maximum limit"). A save whose record
+        /// `recordProvider` does not give is skipped. `nil` when nothing was added.
         public init?(
             pendingChanges: [CKSyncEngine.PendingRecordZoneChange],
             recordProvider: (CKRecord.ID) async -> CKRecord?
@@ -31,13 +33,13 @@ extension CKSyncEngine {
             var saves: [CKRecord] = []
             var deletes: [CKRecord.ID] = []
             var bytes = 0
-            for change in pendingChanges {
+            changes: for change in pendingChanges {
                 if saves.count + deletes.count >= Self.maximumItems { break }
                 switch change {
                 case .saveRecord(let id):
                     guard let record = await recordProvider(id) else { continue }
                     let size = SyncEngineRecordSize.estimate(record)
-                    if !saves.isEmpty && bytes + size > Self.maximumBytes { break }
+                    if !saves.isEmpty && bytes + size > Self.maximumBytes { break changes }
                     bytes += size
                     saves.append(record)
                 case .deleteRecord(let id):
