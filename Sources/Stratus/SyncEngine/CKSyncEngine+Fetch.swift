@@ -29,11 +29,13 @@ extension CKSyncEngine {
     }
 
     /// Reads the database's zone changes since the kept token, posts them, then keeps the new
-    /// token and the zones to fetch.
+    /// token and the zones to fetch. A deleted zone's state is forgotten; a zone that exists
+    /// after the changes (one deleted and made again too) is marked to fetch.
     private func fetchDatabaseChanges(generation: Int) async throws {
         var token = state.databaseToken
         var modifications: [CKDatabase.DatabaseChange.Modification] = []
         var deletions: [CKDatabase.DatabaseChange.Deletion] = []
+        var zones = SyncEngineZoneFates()
         while true {
             try checkCancelled(since: generation)
             let batch: CKDatabase.DatabaseChangesBatch
@@ -43,20 +45,21 @@ extension CKSyncEngine {
                 token = nil
                 modifications = []
                 deletions = []
+                zones = SyncEngineZoneFates()
                 continue
             case .failure(let error): throw error
             }
             modifications += batch.modifications
             deletions += batch.deletions
+            zones.add(modifications: batch.modifications, deletions: batch.deletions)
             token = batch.changeToken
             if !batch.moreComing { break }
         }
         if !modifications.isEmpty || !deletions.isEmpty {
             await post(.fetchedDatabaseChanges(.init(modifications: modifications, deletions: deletions)))
         }
-        let deleted = Set(deletions.map(\.zoneID))
-        deleted.forEach(state.forgetZone)
-        state.markUnfetched(modifications.map(\.zoneID).filter { !deleted.contains($0) })
+        zones.deleted.forEach(state.forgetZone)
+        state.markUnfetched(zones.existing)
         if token != state.databaseToken {
             state.databaseToken = token
             await postStateUpdate()
