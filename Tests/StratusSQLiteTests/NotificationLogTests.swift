@@ -98,6 +98,44 @@ import Testing
         }
     }
 
+    /// 40 query subscriptions with 60 KB of alert each, and a commit of 10 records they all
+    /// match: 400 entries, 24 MB. The log takes the newest that fit 4 MiB; the others take
+    /// their positions unwritten and go with the entries before them, so a client behind them
+    /// is told entries were dropped.
+    @Test(arguments: Backend.allCases)
+    func aCommitWritesAtMostFourMebibytesToALog(backend: Backend) async throws {
+        try await withEngine(backend) { engine in
+            let database = try engine.database(namespace: Self.alice, scope: .private)
+            _ = try database.modifyZones(saving: [Self.zone], deleting: [])
+            let subscriptions = (0..<40).map { n -> CKSubscription in
+                let subscription = CKQuerySubscription(
+                    recordType: "Note", predicate: NSPredicate(value: true), subscriptionID: "s\(n)",
+                    options: [.firesOnRecordCreation])
+                let info = CKSubscription.NotificationInfo()
+                info.alertBody = String(repeating: "x", count: 60_000)
+                subscription.notificationInfo = info
+                return subscription
+            }
+            try subscribe(database, subscriptions)
+            let log = try engine.notificationLog(namespace: Self.alice)
+            _ = try modify(database, save: [note("early", title: "T")])
+            #expect(try log.entries(after: 0, limit: 100).head == .init(next: 41, oldest: 1))
+            _ = try modify(database, save: (0..<10).map { note("n\($0)", title: "T") })
+
+            let (entries, head) = try log.entries(after: 0, limit: 1_000)
+            #expect(head.next == 441, "every entry took its position")
+            let bytes = try engine.read { txn in
+                try txn.scan(KeyRange(prefix: NotificationLog.entryPrefix(log.number).bytes), limit: 1_000)
+                    .reduce(0) { $0 + $1.value.count }
+            }
+            #expect(bytes <= NotificationLog.maximumAppendBytes, "\(bytes) bytes written")
+            #expect((60...70).contains(entries.count), "\(entries.count) entries kept")
+            #expect(head.oldest == head.next - Int64(entries.count))
+            #expect(entries.map(\.position) == Array(head.oldest..<head.next), "the newest, in order")
+            #expect(entries.last?.recordName == "n9")
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func firesOnceDeletesTheSubscriptionInTheSameCommit(backend: Backend) async throws {
         try await withEngine(backend) { engine in
