@@ -2,7 +2,8 @@ extension CKSyncEngine {
     /// Fetches database changes, then the changes of every zone with unfetched changes in the
     /// options' scope, posting the events in order. A change token is kept only after the
     /// delegate has handled the changes it covers; an expired token is dropped and the database
-    /// or zone fetched again from the start.
+    /// or zone fetched again from the start. Once `willFetchChanges` is posted, `didFetchChanges`
+    /// follows, also when the fetch fails or is cancelled; the error is thrown after it.
     func performFetch(_ requested: CKSyncEngine.FetchChangesOptions, reason: CKSyncEngine.SyncReason) async throws {
         let generation = cancellationGeneration
         try await gate.run {
@@ -12,12 +13,18 @@ extension CKSyncEngine {
             let options = await delegate?.nextFetchChangesOptions(asked, syncEngine: self) ?? requested
             let context = FetchChangesContext(reason: reason, options: options)
             await post(.willFetchChanges(.init(context: context)))
-            try await fetchDatabaseChanges(generation: generation)
-            for zoneID in zonesToFetch(options) {
-                try checkCancelled(since: generation)
-                try await fetchZoneChanges(zoneID, generation: generation)
-            }
+            let fetched = await Self.attempt { try await fetchAll(options, generation: generation) }
             await post(.didFetchChanges(.init(context: context)))
+            try fetched.get()
+        }
+    }
+
+    /// Fetches the database changes, then those of the zones to fetch in `options`' scope.
+    private func fetchAll(_ options: CKSyncEngine.FetchChangesOptions, generation: Int) async throws {
+        try await fetchDatabaseChanges(generation: generation)
+        for zoneID in zonesToFetch(options) {
+            try checkCancelled(since: generation)
+            try await fetchZoneChanges(zoneID, generation: generation)
         }
     }
 
@@ -66,10 +73,27 @@ extension CKSyncEngine {
         }
     }
 
-    /// Reads a zone's record changes in batches, posting each batch and then the state with the
-    /// batch's token.
+    /// Fetches a zone's record changes between `willFetchRecordZoneChanges` and
+    /// `didFetchRecordZoneChanges`. A failure of the zone is posted in the did-event; a
+    /// cancellation is posted there too, then thrown.
     private func fetchZoneChanges(_ zoneID: CKRecordZone.ID, generation: Int) async throws {
         await post(.willFetchRecordZoneChanges(.init(zoneID: zoneID)))
+        let read = await Self.attempt { try await readZoneChanges(zoneID, generation: generation) }
+        let failure: CKError?
+        switch read {
+        case .success(let error): failure = error
+        case .failure(let error): failure = Self.ckError(error)
+        }
+        if let failure, failure.code == .zoneNotFound || failure.code == .userDeletedZone {
+            state.forgetZone(zoneID)
+        }
+        await post(.didFetchRecordZoneChanges(.init(zoneID: zoneID, error: failure)))
+        _ = try read.get()
+    }
+
+    /// Reads a zone's record changes in batches, posting each batch and then the state with the
+    /// batch's token; returns the error the zone's fetch failed with, and throws when cancelled.
+    private func readZoneChanges(_ zoneID: CKRecordZone.ID, generation: Int) async throws -> CKError? {
         var failure: CKError?
         var moreComing = true
         while moreComing {
@@ -86,10 +110,7 @@ extension CKSyncEngine {
                 moreComing = false
             }
         }
-        if let failure, failure.code == .zoneNotFound || failure.code == .userDeletedZone {
-            state.forgetZone(zoneID)
-        }
-        await post(.didFetchRecordZoneChanges(.init(zoneID: zoneID, error: failure)))
+        return failure
     }
 
     /// Posts one batch of a zone's changes, then keeps its token and posts the state.

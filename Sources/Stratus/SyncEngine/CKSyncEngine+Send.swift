@@ -11,7 +11,9 @@ extension CKSyncEngine {
     /// Sends the pending zone changes, then asks the delegate for batches of record changes until
     /// it has none or a batch makes no progress, posting the events in order. A pending change is
     /// removed only once the server reports its outcome. Returns a retryable error a change
-    /// failed with (automatic sync waits before sending again), or `nil`.
+    /// failed with (automatic sync waits before sending again), or `nil`. Once
+    /// `willSendChanges` is posted, `didSendChanges` follows, also when the send fails or is
+    /// cancelled; the error is thrown after it.
     @discardableResult
     func performSend(
         _ options: CKSyncEngine.SendChangesOptions, reason: CKSyncEngine.SyncReason
@@ -27,16 +29,26 @@ extension CKSyncEngine {
             }
             let context = SendChangesContext(reason: reason, options: options)
             await post(.willSendChanges(.init(context: context)))
-            var retryable: CKError?
-            if !zoneChanges.isEmpty {
-                retryable = try await sendZoneChanges(zoneChanges, generation: generation)
-            }
-            if let failure = try await sendRecordBatches(context, generation: generation) {
-                retryable = Self.longerWait(retryable, failure)
-            }
+            let sent = await Self.attempt { try await sendAll(zoneChanges, context, generation: generation) }
             await post(.didSendChanges(.init(context: context)))
-            return retryable
+            return try sent.get()
         }
+    }
+
+    /// Sends the pending zone changes, then the delegate's record batches; returns a retryable
+    /// error a change failed with.
+    private func sendAll(
+        _ zoneChanges: [CKSyncEngine.PendingDatabaseChange], _ context: CKSyncEngine.SendChangesContext,
+        generation: Int
+    ) async throws -> CKError? {
+        var retryable: CKError?
+        if !zoneChanges.isEmpty {
+            retryable = try await sendZoneChanges(zoneChanges, generation: generation)
+        }
+        if let failure = try await sendRecordBatches(context, generation: generation) {
+            retryable = Self.longerWait(retryable, failure)
+        }
+        return retryable
     }
 
     /// Saves and deletes the pending zones in one request; returns a retryable error a zone

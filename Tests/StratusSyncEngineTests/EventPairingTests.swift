@@ -1,0 +1,163 @@
+import Stratus
+import StratusBackend
+import StratusTestSupport
+import Synchronization
+import Testing
+
+/// Every `will…` event is followed by its `did…` event, also when the fetch or send fails or is
+/// cancelled ("You should receive one CKSyncEngineDidFetchChangesEvent for each
+/// CKSyncEngineWillFetchChangesEvent"; the same for record zones and sends). The error then
+/// reaches the caller of `fetchChanges()` / `sendChanges()` after the `did…` event.
+@Suite struct EventPairingTests {
+    /// Records the events, and holds the engine in the first event named `holdAt` until the
+    /// task that waits for the engine is cancelled and ``release()`` is called.
+    final class HoldingRecorder: CKSyncEngineDelegate, Sendable {
+        private struct Model {
+            var held = false
+            var release: CheckedContinuation<Void, Never>?
+            var events: [String] = []
+            var zoneErrors: [CKError.Code?] = []
+        }
+
+        private let holdAt: String?
+        private let model = Mutex(Model())
+
+        init(holdAt: String? = nil) {
+            self.holdAt = holdAt
+        }
+
+        var held: Bool { model.withLock { $0.held } }
+        /// The names of the `will…` and `did…` events posted, in order.
+        var pairEvents: [String] {
+            model.withLock { $0.events.filter { $0.hasPrefix("will") || $0.hasPrefix("did") } }
+        }
+        /// The error codes of the `didFetchRecordZoneChanges` events, in order.
+        var zoneErrors: [CKError.Code?] { model.withLock { $0.zoneErrors } }
+
+        func release() {
+            model.withLock { $0.release }?.resume()
+        }
+
+        func handleEvent(_ event: CKSyncEngine.Event, syncEngine: CKSyncEngine) async {
+            let name = String(describing: event).prefix { $0 != "(" }.description
+            model.withLock { model in
+                model.events.append(name)
+                if case .didFetchRecordZoneChanges(let done) = event { model.zoneErrors.append(done.error?.code) }
+            }
+            guard name == holdAt, !model.withLock({ $0.held }) else { return }
+            await withCheckedContinuation { continuation in
+                model.withLock {
+                    $0.held = true
+                    $0.release = continuation
+                }
+            }
+        }
+
+        func nextRecordZoneChangeBatch(
+            _ context: CKSyncEngine.SendChangesContext, syncEngine: CKSyncEngine
+        ) async -> CKSyncEngine.RecordZoneChangeBatch? { nil }
+    }
+
+    /// A backend whose reads and writes fail with `unavailable` while `failing()` is true.
+    static func failingBackend(
+        _ base: any DatabaseBackend, _ failing: @escaping @Sendable () -> Bool
+    ) -> WrappingBackend {
+        var hooks = BackendHooks()
+        hooks.read = { base, body in
+            if failing() {
+                throw BackendError(.unavailable, "the test made the store unavailable")
+            }
+            try base.read(body)
+        }
+        hooks.write = { base, body in
+            if failing() {
+                throw BackendError(.unavailable, "the test made the store unavailable")
+            }
+            try base.write(body)
+        }
+        return WrappingBackend(base: base, hooks: hooks)
+    }
+
+    /// An engine on `database` with `delegate`, without automatic sync.
+    static func engine(_ database: CKDatabase, _ delegate: HoldingRecorder) -> CKSyncEngine {
+        var configuration = CKSyncEngine.Configuration(
+            database: database, stateSerialization: nil, delegate: delegate)
+        configuration.automaticallySync = false
+        return CKSyncEngine(configuration)
+    }
+
+    @Test func aFailedDatabaseFetchStillPostsDidFetchChanges() async throws {
+        try await SyncBackend.memory.withBackends { open in
+            let failing = Atomic<Bool>(false)
+            let container = CKContainer(
+                identifier: "iCloud.sync-engine",
+                backend: Self.failingBackend(try open()) { failing.load(ordering: .sequentiallyConsistent) })
+            let delegate = HoldingRecorder()
+            let engine = Self.engine(container.privateCloudDatabase, delegate)
+            try await engine.fetchChanges()
+
+            failing.store(true, ordering: .sequentiallyConsistent)
+            await #expect(throws: CKError.self) { try await engine.fetchChanges() }
+            #expect(
+                delegate.pairEvents == ["willFetchChanges", "didFetchChanges", "willFetchChanges", "didFetchChanges"])
+        }
+    }
+
+    @Test func aCancelledZoneFetchPostsBothDidEvents() async throws {
+        try await SyncBackend.memory.withStore { open in
+            let database = try open().privateCloudDatabase
+            let zoneID = CKRecordZone.ID(zoneName: "Notes", ownerName: CKCurrentUserDefaultName)
+            _ = try await database.save(CKRecordZone(zoneID: zoneID))
+            _ = try await database.save(
+                CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "n1", zoneID: zoneID)))
+            let delegate = HoldingRecorder(holdAt: "willFetchRecordZoneChanges")
+            let engine = Self.engine(try open().privateCloudDatabase, delegate)
+            let fetch = Task { try await engine.fetchChanges() }
+            try await eventually { delegate.held }
+            fetch.cancel()
+            delegate.release()
+            let result = await fetch.result
+            #expect(throws: CKError.self) { try result.get() }
+            #expect(
+                delegate.pairEvents == [
+                    "willFetchChanges", "willFetchRecordZoneChanges", "didFetchRecordZoneChanges", "didFetchChanges",
+                ])
+            #expect(delegate.zoneErrors == [.operationCancelled])
+        }
+    }
+
+    @Test func aFailedZoneSendStillPostsDidSendChanges() async throws {
+        try await SyncBackend.memory.withBackends { open in
+            let failing = Atomic<Bool>(false)
+            let container = CKContainer(
+                identifier: "iCloud.sync-engine",
+                backend: Self.failingBackend(try open()) { failing.load(ordering: .sequentiallyConsistent) })
+            let delegate = HoldingRecorder()
+            let engine = Self.engine(container.privateCloudDatabase, delegate)
+            try await engine.fetchChanges()
+
+            failing.store(true, ordering: .sequentiallyConsistent)
+            let zoneID = CKRecordZone.ID(zoneName: "Notes", ownerName: CKCurrentUserDefaultName)
+            engine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zoneID))])
+            await #expect(throws: CKError.self) { try await engine.sendChanges() }
+            #expect(
+                delegate.pairEvents == ["willFetchChanges", "didFetchChanges", "willSendChanges", "didSendChanges"])
+        }
+    }
+
+    @Test func aCancelledSendPostsDidSendChanges() async throws {
+        try await SyncBackend.memory.withStore { open in
+            let delegate = HoldingRecorder(holdAt: "willSendChanges")
+            let engine = Self.engine(try open().privateCloudDatabase, delegate)
+            let zoneID = CKRecordZone.ID(zoneName: "Notes", ownerName: CKCurrentUserDefaultName)
+            engine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zoneID))])
+            let send = Task { try await engine.sendChanges() }
+            try await eventually { delegate.held }
+            send.cancel()
+            delegate.release()
+            let result = await send.result
+            #expect(throws: CKError.self) { try result.get() }
+            #expect(delegate.pairEvents == ["willSendChanges", "didSendChanges"])
+        }
+    }
+}
