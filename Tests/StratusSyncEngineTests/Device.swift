@@ -19,6 +19,7 @@ final class Device: CKSyncEngineDelegate, Sendable {
         var editAfterNextBatch: (note: String, text: String)?
         var failedSaveCodes: [CKError.Code] = []
         var accountChanges: [String] = []
+        var fetchScope: CKSyncEngine.FetchChangesOptions.Scope?
     }
 
     let name: String
@@ -67,6 +68,14 @@ final class Device: CKSyncEngineDelegate, Sendable {
     func editAfterNextBatch(_ note: String, _ text: String) {
         model.withLock { $0.editAfterNextBatch = (note, text) }
     }
+
+    /// Makes the delegate's `nextFetchChangesOptions` answer `scope` (`nil`: the options asked).
+    func fetchOnly(_ scope: CKSyncEngine.FetchChangesOptions.Scope?) {
+        model.withLock { $0.fetchScope = scope }
+    }
+
+    /// How many `willFetchChanges` events were posted.
+    var fetchCount: Int { events.filter { $0 == "willFetchChanges" }.count }
 
     func clearEvents() {
         model.withLock { $0.events = [] }
@@ -136,6 +145,15 @@ final class Device: CKSyncEngineDelegate, Sendable {
         default:
             break
         }
+    }
+
+    func nextFetchChangesOptions(
+        _ context: CKSyncEngine.FetchChangesContext, syncEngine: CKSyncEngine
+    ) async -> CKSyncEngine.FetchChangesOptions {
+        guard let scope = model.withLock({ $0.fetchScope }) else { return context.options }
+        var options = context.options
+        options.scope = scope
+        return options
     }
 
     func nextRecordZoneChangeBatch(

@@ -4,9 +4,14 @@ extension CKSyncEngine {
     /// delegate has handled the changes it covers; an expired token is dropped and the database
     /// or zone fetched again from the start. Once `willFetchChanges` is posted, `didFetchChanges`
     /// follows, also when the fetch fails or is cancelled; the error is thrown after it.
-    func performFetch(_ requested: CKSyncEngine.FetchChangesOptions, reason: CKSyncEngine.SyncReason) async throws {
+    /// Returns a retryable error a zone's fetch failed with (automatic sync waits before
+    /// fetching again), or `nil`.
+    @discardableResult
+    func performFetch(
+        _ requested: CKSyncEngine.FetchChangesOptions, reason: CKSyncEngine.SyncReason
+    ) async throws -> CKError? {
         let generation = cancellationGeneration
-        try await gate.run {
+        return try await gate.run { () async throws -> CKError? in
             try checkCancelled(since: generation)
             try await checkAccount()
             let asked = FetchChangesContext(reason: reason, options: requested)
@@ -15,17 +20,24 @@ extension CKSyncEngine {
             await post(.willFetchChanges(.init(context: context)))
             let fetched = await Self.attempt { try await fetchAll(options, generation: generation) }
             await post(.didFetchChanges(.init(context: context)))
-            try fetched.get()
+            return try fetched.get()
         }
     }
 
-    /// Fetches the database changes, then those of the zones to fetch in `options`' scope.
-    private func fetchAll(_ options: CKSyncEngine.FetchChangesOptions, generation: Int) async throws {
+    /// Fetches the database changes, then those of the zones to fetch in `options`' scope;
+    /// returns a retryable error a zone's fetch failed with.
+    private func fetchAll(_ options: CKSyncEngine.FetchChangesOptions, generation: Int) async throws -> CKError? {
         try await fetchDatabaseChanges(generation: generation)
+        var retryable: CKError?
         for zoneID in zonesToFetch(options) {
             try checkCancelled(since: generation)
-            try await fetchZoneChanges(zoneID, generation: generation)
+            if let failure = try await fetchZoneChanges(zoneID, generation: generation),
+                Self.retryableCodes.contains(failure.code)
+            {
+                retryable = Self.longerWait(retryable, failure)
+            }
         }
+        return retryable
     }
 
     /// The zones to fetch, prioritized ones first.
@@ -74,9 +86,9 @@ extension CKSyncEngine {
     }
 
     /// Fetches a zone's record changes between `willFetchRecordZoneChanges` and
-    /// `didFetchRecordZoneChanges`. A failure of the zone is posted in the did-event; a
-    /// cancellation is posted there too, then thrown.
-    private func fetchZoneChanges(_ zoneID: CKRecordZone.ID, generation: Int) async throws {
+    /// `didFetchRecordZoneChanges`. A failure of the zone is posted in the did-event and
+    /// returned; a cancellation is posted there too, then thrown.
+    private func fetchZoneChanges(_ zoneID: CKRecordZone.ID, generation: Int) async throws -> CKError? {
         await post(.willFetchRecordZoneChanges(.init(zoneID: zoneID)))
         let read = await Self.attempt { try await readZoneChanges(zoneID, generation: generation) }
         let failure: CKError?
@@ -88,7 +100,7 @@ extension CKSyncEngine {
             state.forgetZone(zoneID)
         }
         await post(.didFetchRecordZoneChanges(.init(zoneID: zoneID, error: failure)))
-        _ = try read.get()
+        return try read.get()
     }
 
     /// Reads a zone's record changes in batches, posting each batch and then the state with the

@@ -10,7 +10,10 @@ import Synchronization
 /// - otherwise every ``pollInterval`` — the bounded delay for other processes on an embedded
 ///   store — or every ``notifiedPollInterval`` once a remote container's notifications flow.
 ///
-/// After a retryable failure the scheduled sends and fetches wait as ``SyncEngineBackoff`` says.
+/// After a retryable failure — of a look, a send, a fetch, or one zone's fetch — the scheduled
+/// sends and fetches wait as ``SyncEngineBackoff`` says. A zone a scheduled fetch leaves
+/// unfetched otherwise (the delegate's fetch options exclude it, or its fetch failed for good)
+/// does not by itself start another fetch: the next one waits for the database to change again.
 final class SyncEngineScheduler: Sendable {
     /// How long after pending changes are added the engine sends them.
     static let sendDelay: Duration = .milliseconds(200)
@@ -25,6 +28,8 @@ final class SyncEngineScheduler: Sendable {
         var observation: StoreChangeSignal.Observation?
         var listener: SyncEngineNotificationListener?
         var backoff = SyncEngineBackoff()
+        /// The zones the last scheduled fetch left unfetched without a retryable failure.
+        var settledZones: [CKRecordZone.ID] = []
     }
 
     private let tasks = Mutex(Tasks())
@@ -92,12 +97,12 @@ final class SyncEngineScheduler: Sendable {
         }
     }
 
-    /// Fetches when the server has changes the engine has not fetched, and sends what is still
-    /// pending (changes a failed send kept) — unless a backoff is running, or starts with a
-    /// retryable failure of the look or the fetch.
+    /// Fetches when the server has changes the engine has not fetched (besides the settled
+    /// zones), and sends what is still pending (changes a failed send kept) — unless a backoff
+    /// is running, or starts with a retryable failure of the look or the fetch.
     private func look(_ engine: CKSyncEngine) async {
         guard !isBackingOff else { return }
-        switch await engine.serverHasUnfetchedChanges() {
+        switch await engine.serverHasUnfetchedChanges(besides: tasks.withLock { $0.settledZones }) {
         case .failure(let error):
             noteOutcome(error)
             if isBackingOff { return }
@@ -105,17 +110,28 @@ final class SyncEngineScheduler: Sendable {
             listenIfRemote(engine)
         case .success(true):
             listenIfRemote(engine)
-            let fetched = await CKSyncEngine.attempt { try await engine.performFetch(.init(), reason: .scheduled) }
-            if case .failure(let error) = fetched {
-                noteOutcome(CKSyncEngine.ckError(error))
-                if isBackingOff { return }
-            }
+            await fetch(engine)
+            if isBackingOff { return }
         }
         if !engine.state.pendingRecordZoneChanges.isEmpty || !engine.state.pendingDatabaseChanges.isEmpty {
             await send(engine)
         } else {
             noteOutcome(nil)
         }
+    }
+
+    /// A scheduled fetch. A retryable failure, of the fetch or of a zone, starts a backoff and
+    /// leaves no zone settled, so the next look after it fetches again; otherwise the zones
+    /// still unfetched are settled.
+    private func fetch(_ engine: CKSyncEngine) async {
+        let failure: CKError?
+        switch await CKSyncEngine.attempt({ try await engine.performFetch(.init(), reason: .scheduled) }) {
+        case .success(let retryable): failure = retryable
+        case .failure(let error): failure = CKSyncEngine.ckError(error)
+        }
+        let unfetched = engine.state.zoneIDsWithUnfetchedServerChanges
+        tasks.withLock { $0.settledZones = failure == nil ? unfetched : [] }
+        if let failure { noteOutcome(failure) }
     }
 
     /// A scheduled send, noting its outcome for the backoff.
@@ -163,10 +179,10 @@ final class SyncEngineScheduler: Sendable {
 }
 
 extension CKSyncEngine {
-    /// Whether the database changed since the engine's token, or a zone is left to fetch; the
-    /// look's error when it failed.
-    func serverHasUnfetchedChanges() async -> Result<Bool, CKError> {
-        if !state.zoneIDsWithUnfetchedServerChanges.isEmpty { return .success(true) }
+    /// Whether the database changed since the engine's token, or a zone other than `settled`
+    /// is left to fetch; the look's error when it failed.
+    func serverHasUnfetchedChanges(besides settled: [CKRecordZone.ID]) async -> Result<Bool, CKError> {
+        if state.zoneIDsWithUnfetchedServerChanges.contains(where: { !settled.contains($0) }) { return .success(true) }
         let token = state.databaseToken
         switch await Self.attempt({ try await database.databaseChanges(since: token, resultsLimit: 1) }) {
         case .success(let batch): return .success(!batch.modifications.isEmpty || !batch.deletions.isEmpty)
