@@ -102,7 +102,7 @@ extension CKSyncEngine {
                 }
             }
         }
-        state.remove(pendingDatabaseChanges: done)
+        state.removeSent(done)
         await post(
             .sentDatabaseChanges(
                 .init(

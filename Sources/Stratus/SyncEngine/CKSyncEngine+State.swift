@@ -5,7 +5,7 @@ extension CKSyncEngine {
     /// zones to fetch that the engine keeps. Safe to use from any thread.
     public final class State: Sendable, CustomStringConvertible {
         private let stored: Mutex<SyncEngineStoredState>
-        private let onPendingChange = Mutex<(@Sendable () -> Void)?>(nil)
+        private let onPendingChange = Mutex<(@Sendable (_ added: Bool) -> Void)?>(nil)
 
         init(_ serialization: Serialization?) {
             stored = Mutex(serialization?.stored ?? SyncEngineStoredState())
@@ -22,12 +22,16 @@ extension CKSyncEngine {
         }
 
         /// Whether the app has changes it tracks itself; the engine then asks the delegate for
-        /// a batch even with no pending record changes.
+        /// a batch even with no pending record changes. Changing it posts the state; setting
+        /// it to `true` schedules a send (automatic sync).
         public var hasPendingUntrackedChanges: Bool {
             get { stored.withLock { $0.hasPendingUntrackedChanges } }
             set {
-                stored.withLock { $0.hasPendingUntrackedChanges = newValue }
-                if newValue { pendingChanged() }
+                let changed = stored.withLock { state in
+                    defer { state.hasPendingUntrackedChanges = newValue }
+                    return state.hasPendingUntrackedChanges != newValue
+                }
+                if newValue || changed { pendingChanged(added: newValue) }
             }
         }
 
@@ -48,13 +52,18 @@ extension CKSyncEngine {
                     state.additions[change, default: 0] += 1
                 }
             }
-            pendingChanged()
+            pendingChanged(added: true)
         }
 
-        /// Removes record changes, sent or not.
+        /// Removes record changes, sent or not; the state is posted when one was pending.
         public func remove(pendingRecordZoneChanges: [CKSyncEngine.PendingRecordZoneChange]) {
             let removed = Set(pendingRecordZoneChanges.map(SyncEngineStoredState.RecordChange.init))
-            stored.withLock { $0.pendingRecordZoneChanges.removeAll { removed.contains($0) } }
+            let changed = stored.withLock { state in
+                let count = state.pendingRecordZoneChanges.count
+                state.pendingRecordZoneChanges.removeAll { removed.contains($0) }
+                return state.pendingRecordZoneChanges.count != count
+            }
+            if changed { pendingChanged(added: false) }
         }
 
         /// Adds zone changes to send; a zone's save replaces its pending deletion and the other
@@ -66,13 +75,12 @@ extension CKSyncEngine {
                     state.pendingDatabaseChanges.append(change)
                 }
             }
-            pendingChanged()
+            pendingChanged(added: true)
         }
 
-        /// Removes zone changes, sent or not.
+        /// Removes zone changes, sent or not; the state is posted when one was pending.
         public func remove(pendingDatabaseChanges: [CKSyncEngine.PendingDatabaseChange]) {
-            let removed = Set(pendingDatabaseChanges.map(SyncEngineStoredState.DatabaseChange.init))
-            stored.withLock { $0.pendingDatabaseChanges.removeAll { removed.contains($0) } }
+            if removeDatabaseChanges(pendingDatabaseChanges) { pendingChanged(added: false) }
         }
 
         /// A short description, for logs.
@@ -105,13 +113,31 @@ extension CKSyncEngine {
             }
         }
 
-        /// Sets what is told when pending changes are added (automatic sync).
-        func observePendingChanges(_ observer: (@Sendable () -> Void)?) {
+        /// Removes sent zone changes; the send posts the state itself.
+        func removeSent(_ changes: [CKSyncEngine.PendingDatabaseChange]) {
+            removeDatabaseChanges(changes)
+        }
+
+        /// Removes `changes` from the pending zone changes; returns whether one was pending.
+        @discardableResult
+        private func removeDatabaseChanges(_ changes: [CKSyncEngine.PendingDatabaseChange]) -> Bool {
+            let removed = Set(changes.map(SyncEngineStoredState.DatabaseChange.init))
+            return stored.withLock { state in
+                let count = state.pendingDatabaseChanges.count
+                state.pendingDatabaseChanges.removeAll { removed.contains($0) }
+                return state.pendingDatabaseChanges.count != count
+            }
+        }
+
+        /// Sets what is told when the app changes the pending changes — `added` when it added
+        /// some (or set ``hasPendingUntrackedChanges``), `false` when it removed some — so the
+        /// engine posts the state and, for additions, schedules a send (automatic sync).
+        func observePendingChanges(_ observer: (@Sendable (_ added: Bool) -> Void)?) {
             onPendingChange.withLock { $0 = observer }
         }
 
-        private func pendingChanged() {
-            onPendingChange.withLock { $0 }?()
+        private func pendingChanged(added: Bool) {
+            onPendingChange.withLock { $0 }?(added)
         }
 
         /// Makes `userRecordName` the state's user; returns the account change to post: a sign-in

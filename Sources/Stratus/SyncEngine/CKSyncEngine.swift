@@ -19,7 +19,7 @@ public final class CKSyncEngine: Sendable {
     let cancellation = Atomic<Int>(0)
     /// Whether the account was compared with the state's user (``checkAccount()``).
     let accountChecked = Atomic<Bool>(false)
-    /// Whether a state update for added pending changes is on its way.
+    /// Whether a state update for changes the app made to the state is on its way.
     private let stateUpdateDue = Atomic<Bool>(false)
     let scheduler: Mutex<SyncEngineScheduler?> = Mutex(nil)
     /// The database subscription the configuration names, if any.
@@ -34,13 +34,22 @@ public final class CKSyncEngine: Sendable {
         delegateBox = Mutex(WeakDelegate(value: configuration.delegate))
         let scheduler = configuration.automaticallySync ? SyncEngineScheduler() : nil
         self.scheduler.withLock { $0 = scheduler }
-        state.observePendingChanges { [weak self] in self?.pendingChangesAdded() }
+        state.observePendingChanges { [weak self] added in self?.pendingChangesChanged(added: added) }
         scheduler?.start(for: self)
     }
 
-    /// Posts the state with the new pending changes for the app to persist — one event for
-    /// changes added in a row — and with automatic sync schedules a send.
-    private func pendingChangesAdded() {
+    /// Posts the state with the app's changes for it to persist and, when changes were `added`,
+    /// with automatic sync schedules a send.
+    private func pendingChangesChanged(added: Bool) {
+        scheduleStateUpdate()
+        if added { scheduler.withLock { $0 }?.scheduleSend(for: self) }
+    }
+
+    /// Posts the state through the gate, after the events of the fetches and sends before it,
+    /// unless an update not yet posted is on its way: it reads the state when it is posted, so
+    /// one event carries changes made in a row (Apple: "This event also happens when you change
+    /// the state yourself").
+    private func scheduleStateUpdate() {
         if stateUpdateDue.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged {
             Task { [weak self] in
                 guard let self else { return }
@@ -50,7 +59,6 @@ public final class CKSyncEngine: Sendable {
                 }
             }
         }
-        scheduler.withLock { $0 }?.scheduleSend(for: self)
     }
 
     deinit {
