@@ -10,7 +10,8 @@ internal import Stratus
 /// acknowledges it), else `?after=` (also acknowledging), else the stored cursor; each entry is
 /// `id: <position>`, `event: notification`, `data: <payload JSON>`; a `: keep-alive` comment
 /// goes every ``keepAliveInterval``; the server closes the stream after ``streamLifetime``, or
-/// at once when it shuts down gracefully.
+/// at once when it shuts down gracefully, or when the token is refused (its user or container
+/// disabled, checked before each write).
 /// A log that dropped entries the client never received sends one `event: reset`.
 extension NotificationRoutes {
     /// How often a quiet stream gets a comment, so proxies keep it open.
@@ -41,15 +42,16 @@ extension NotificationRoutes {
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 try await ServerMetrics.longPoll {
-                    try await routes.stream(entry, from: from, requestID: requestID, to: &writer)
+                    try await routes.stream(entry, token: token, from: from, requestID: requestID, to: &writer)
                 }
             })
     }
 
-    /// Writes entries after `position` as they come until the stream's lifetime ends or the
-    /// client goes away (a write then fails).
+    /// Writes entries after `position` as they come until the stream's lifetime ends, the
+    /// client goes away (a write then fails), or `token` is refused.
     private func stream(
-        _ entry: CourierEntry, from start: Int64, requestID: String, to writer: inout any ResponseBodyWriter
+        _ entry: CourierEntry, token: String, from start: Int64, requestID: String,
+        to writer: inout any ResponseBodyWriter
     ) async throws {
         let end = ContinuousClock.now + Self.streamLifetime
         var position = start
@@ -59,6 +61,7 @@ extension NotificationRoutes {
             let wait = min(Self.keepAliveInterval, end - ContinuousClock.now)
             let (found, reset, oldest) = try await entries(
                 of: entry, after: position, limit: Self.defaultLimit, timeout: wait, requestID: requestID)
+            guard try await isAccepted(token, requestID: requestID) else { break }
             if reset {
                 // Entries were dropped unreceived: say so once, and go on from what is kept.
                 if !resetSent { try await writer.write(ByteBuffer(string: "event: reset\ndata: {}\n\n")) }
@@ -78,5 +81,12 @@ extension NotificationRoutes {
             try await writer.write(ByteBuffer(string: text))
         }
         try await writer.finish(nil)
+    }
+
+    /// Whether `token` is still a courier's: a user or container disabled while its stream is
+    /// open ends the stream, as a new request with the token is refused.
+    private func isAccepted(_ token: String, requestID: String) async throws -> Bool {
+        let store = server.authStore
+        return try await server.executor.run(requestID: requestID) { try store.courier(presented: token) } != nil
     }
 }
