@@ -48,5 +48,14 @@ import Testing
         let context = try database.context()
         let row = try #require(try context.engine.read { try context.loadZone(zone, $0) })
         #expect(row.clientChangeTokenData == nil)
+
+        // A token a store kept before goes with the next public write, whoever makes it.
+        var old = row
+        old.clientChangeTokenData = Array(repeating: 2, count: 1_000)
+        try context.engine.write { try context.storeZone(old, zone, $0) }
+        let record = CKRecord(recordType: "T", recordID: CKRecord.ID(recordName: "q", zoneID: zone))
+        _ = try await OpsTestKit.save([record], in: database)
+        let after = try #require(try context.engine.read { try context.loadZone(zone, $0) })
+        #expect(after.clientChangeTokenData == nil)
     }
 }

@@ -325,8 +325,11 @@ extension DatabaseContext {
         }
         if !planned.isEmpty || !plannedDeletes.isEmpty {
             // The public database has no zone change fetch to return it to: not kept there,
-            // where every user's save would rewrite the row every user's request reads.
-            if let token = request.clientChangeTokenData, scope != .public {
+            // where every user's save would rewrite the row every user's request reads (and one
+            // a store kept before is dropped with the next write).
+            if scope == .public {
+                zone.clientChangeTokenData = nil
+            } else if let token = request.clientChangeTokenData {
                 zone.clientChangeTokenData = Array(token)
             }
             if zone.number != DatabaseContext.defaultZoneNumber {
