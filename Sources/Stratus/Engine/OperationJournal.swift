@@ -155,14 +155,20 @@ struct OperationJournal: Sendable {
         }
     }
 
+    /// The most expired entries one ``outstanding(now:retention:)`` removes; the periodic
+    /// purge (``Engine/purgeExpiredJournalEntries(batch:maximumBatches:)``) takes the rest.
+    static let maximumRemovedPerListing = 1_000
+
     /// The operations that are listed (running, or completed and not delivered), oldest first,
-    /// after purging what outlived `retention`.
+    /// after purging what outlived `retention` (at most ``maximumRemovedPerListing`` of them in
+    /// one transaction: a listing's write stays bounded however many idempotent modifies
+    /// expired at once).
     func outstanding(now: Double, retention: Double) throws -> [(id: String, header: JournalHeader)] {
         let all = try allHeaders()
         let expired = all.filter { OperationJournal.isExpired($0.header, now: now, retention: retention) }
         if !expired.isEmpty {
             try engine.write { txn in
-                for (id, _) in expired {
+                for (id, _) in expired.prefix(Self.maximumRemovedPerListing) {
                     // Checked again inside the transaction: another process may have resumed it.
                     guard let bytes = try txn.get(keys.header(id)),
                         case let header = try JournalHeader(decoding: bytes),
@@ -172,7 +178,8 @@ struct OperationJournal: Sendable {
                 }
             }
         }
-        return all.filter { $0.header.isOutstanding && $0.header.isListed && !expired.map(\.id).contains($0.id) }
+        let gone = Set(expired.map(\.id))
+        return all.filter { $0.header.isOutstanding && $0.header.isListed && !gone.contains($0.id) }
             .sorted { ($0.header.createdAt, $0.id) < ($1.header.createdAt, $1.id) }
     }
 
