@@ -76,7 +76,12 @@ extension RemoteDatabaseService {
                 }
             }
         }
-        return ids.map { ($0, results[$0] ?? .failure(RemoteFailure.error(.unknownItem, "record not found"))) }
+        // Each ID once, at its first occurrence, as the engine answers (and a fetch split in
+        // parts, `FetchRecordsSplitting`, asks).
+        var seen = Set<CKRecord.ID>()
+        return ids.filter { seen.insert($0).inserted }.map {
+            ($0, results[$0] ?? .failure(RemoteFailure.error(.unknownItem, "record not found")))
+        }
     }
 
     /// One `records/lookup` of at most 400 `names` in `zone`, its results added to `results`.

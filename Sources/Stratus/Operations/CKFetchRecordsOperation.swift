@@ -1,6 +1,8 @@
 import Foundation
 
-/// Fetches records by ID, each with its own result, from one snapshot of the store.
+/// Fetches records by ID, each with its own result, from one snapshot of the store — or, when
+/// the records hold more than 16 MiB of fields, from one snapshot per part: the engine refuses
+/// such a fetch and the operation asks again in halves (`FetchRecordsSplitting`).
 ///
 /// A record that does not exist fails with `unknownItem`; a record in a zone that does not
 /// exist fails with `zoneNotFound`. An ID listed twice is answered once. More than 400 IDs fail

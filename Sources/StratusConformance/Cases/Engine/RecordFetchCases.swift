@@ -7,7 +7,7 @@ enum RecordFetchCases {
 
     static let fetchMissing = ConformanceCase(
         "records.fetchMissing", invariants: [53, 54],
-        "Fetching a missing record gives unknownItem, one in a missing zone zoneNotFound, each ID answered once."
+        "Fetching a missing record gives unknownItem, one in a missing zone zoneNotFound, each ID answered once (an ID listed twice too)."
     ) { context in
         let db = try context.container().privateCloudDatabase
         let zone = try Ops.createZones(db, ["Z"], in: context)[0]
@@ -15,8 +15,8 @@ enum RecordFetchCases {
         let present = CKRecord.ID(recordName: "present", zoneID: zone)
         let absent = CKRecord.ID(recordName: "absent", zoneID: zone)
         let noZone = CKRecord.ID(recordName: "present", zoneID: CKRecordZone.ID(zoneName: "Nowhere"))
-        context.step("fetch a present, an absent and a zoneless ID")
-        let operation = CKFetchRecordsOperation(recordIDs: [present, absent, noZone])
+        context.step("fetch a present, an absent and a zoneless ID, and the present one again")
+        let operation = CKFetchRecordsOperation(recordIDs: [present, absent, noZone, present])
         let results = Collector<(CKRecord.ID, Result<CKRecord, any Error>)>()
         let final = Collector<Result<Void, any Error>>()
         operation.perRecordResultBlock = { results.append(($0, $1)) }
