@@ -5,13 +5,13 @@ extension CKSyncEngine {
     /// or zone fetched again from the start. Once `willFetchChanges` is posted, `didFetchChanges`
     /// follows, also when the fetch fails or is cancelled; the error is thrown after it.
     /// Returns a retryable error a zone's fetch failed with (automatic sync waits before
-    /// fetching again), or `nil`.
+    /// fetching again) and the zones left unfetched, read before the gate lets another fetch in.
     @discardableResult
     func performFetch(
         _ requested: CKSyncEngine.FetchChangesOptions, reason: CKSyncEngine.SyncReason
-    ) async throws -> CKError? {
+    ) async throws -> SyncEngineFetchOutcome {
         let generation = cancellationGeneration
-        return try await gate.run { () async throws -> CKError? in
+        return try await gate.run { () async throws -> SyncEngineFetchOutcome in
             try checkCancelled(since: generation)
             try await checkAccount()
             let asked = FetchChangesContext(reason: reason, options: requested)
@@ -20,7 +20,8 @@ extension CKSyncEngine {
             await post(.willFetchChanges(.init(context: context)))
             let fetched = await Self.attempt { try await fetchAll(options, generation: generation) }
             await post(.didFetchChanges(.init(context: context)))
-            return try fetched.get()
+            return SyncEngineFetchOutcome(
+                retryable: try fetched.get(), unfetched: state.zoneIDsWithUnfetchedServerChanges)
         }
     }
 

@@ -10,10 +10,13 @@ import Synchronization
 /// - otherwise every ``pollInterval`` — the bounded delay for other processes on an embedded
 ///   store — or every ``notifiedPollInterval`` once a remote container's notifications flow.
 ///
-/// After a retryable failure — of a look, a send, a fetch, or one zone's fetch — the scheduled
-/// sends and fetches wait as ``SyncEngineBackoff`` says. A zone a scheduled fetch leaves
-/// unfetched otherwise (the delegate's fetch options exclude it, or its fetch failed for good)
-/// does not by itself start another fetch: the next one waits for the database to change again.
+/// Looks and fetches, and sends, back off independently, as ``SyncEngineBackoff`` says: the
+/// scheduled looks and fetches after any failure of a look, a fetch, or a zone's fetch with a
+/// retryable error (a fetch that failed for good would otherwise run again at the next look);
+/// the scheduled sends after a send's retryable failure. A zone a scheduled fetch leaves
+/// unfetched without a failure (the delegate's fetch options exclude it, or its fetch failed
+/// for good) does not by itself start another fetch: the next one waits for the database to
+/// change again.
 final class SyncEngineScheduler: Sendable {
     /// How long after pending changes are added the engine sends them.
     static let sendDelay: Duration = .milliseconds(200)
@@ -27,7 +30,10 @@ final class SyncEngineScheduler: Sendable {
         var send: Task<Void, Never>?
         var observation: StoreChangeSignal.Observation?
         var listener: SyncEngineNotificationListener?
-        var backoff = SyncEngineBackoff()
+        /// The backoff of the scheduled looks and fetches.
+        var fetchBackoff = SyncEngineBackoff()
+        /// The backoff of the scheduled sends.
+        var sendBackoff = SyncEngineBackoff()
         /// The zones the last scheduled fetch left unfetched without a retryable failure.
         var settledZones: [CKRecordZone.ID] = []
     }
@@ -74,12 +80,12 @@ final class SyncEngineScheduler: Sendable {
         wakeup.signal()
     }
 
-    /// Sends `engine`'s pending changes ``sendDelay`` from now (or when a backoff ends), unless
-    /// a send is already due.
+    /// Sends `engine`'s pending changes ``sendDelay`` from now (or when the sends' backoff
+    /// ends), unless a send is already due.
     func scheduleSend(for engine: CKSyncEngine) {
         tasks.withLock { tasks in
             guard tasks.send == nil else { return }
-            let wait = max(Self.sendDelay, tasks.backoff.remaining(at: .now))
+            let wait = max(Self.sendDelay, tasks.sendBackoff.remaining(at: .now))
             tasks.send = Task { [weak engine, weak self] in
                 try? await Task.sleep(for: wait)
                 self?.tasks.withLock { $0.send = nil }
@@ -89,69 +95,97 @@ final class SyncEngineScheduler: Sendable {
         }
     }
 
-    /// The wait before the next look: the poll interval, or the rest of a backoff.
+    /// The wait before the next look: the poll interval, or the rest of the shorter backoff.
     private func nextInterval() -> Duration {
         tasks.withLock { tasks in
             let interval = tasks.listener?.isListening == true ? Self.notifiedPollInterval : Self.pollInterval
-            return max(interval, tasks.backoff.remaining(at: .now))
+            let now = ContinuousClock.now
+            return max(interval, min(tasks.fetchBackoff.remaining(at: now), tasks.sendBackoff.remaining(at: now)))
         }
     }
 
     /// Fetches when the server has changes the engine has not fetched (besides the settled
-    /// zones), and sends what is still pending (changes a failed send kept) — unless a backoff
-    /// is running, or starts with a retryable failure of the look or the fetch.
+    /// zones), unless the fetches back off; then sends what is still pending (changes a failed
+    /// send kept), unless the sends back off.
     private func look(_ engine: CKSyncEngine) async {
-        guard !isBackingOff else { return }
+        if !isBackingOff(sends: false) { await fetchIfChanged(engine) }
+        if !isBackingOff(sends: true) { await sendPending(engine) }
+    }
+
+    /// Looks at the database's change log, and fetches when it moved or a zone is left to fetch.
+    private func fetchIfChanged(_ engine: CKSyncEngine) async {
         switch await engine.serverHasUnfetchedChanges(besides: tasks.withLock { $0.settledZones }) {
         case .failure(let error):
-            noteOutcome(error)
-            if isBackingOff { return }
+            noteFetchOutcome(error)
         case .success(false):
             listenIfRemote(engine)
+            noteFetchOutcome(nil)
         case .success(true):
             listenIfRemote(engine)
             await fetch(engine)
-            if isBackingOff { return }
         }
+    }
+
+    /// A scheduled fetch. A failure, of the fetch or a zone's retryable one, starts the fetches'
+    /// backoff and leaves no zone settled, so the first look after it fetches again; otherwise
+    /// the zones the fetch left unfetched (read inside the gate, so an explicit fetch after it
+    /// cannot add one) are settled.
+    private func fetch(_ engine: CKSyncEngine) async {
+        let failure: CKError?
+        var settled: [CKRecordZone.ID] = []
+        switch await CKSyncEngine.attempt({ try await engine.performFetch(.init(), reason: .scheduled) }) {
+        case .success(let outcome):
+            failure = outcome.retryable
+            if failure == nil { settled = outcome.unfetched }
+        case .failure(let error):
+            failure = CKSyncEngine.ckError(error)
+        }
+        tasks.withLock { $0.settledZones = settled }
+        noteFetchOutcome(failure)
+    }
+
+    /// Sends the pending changes, if any; with none, ends the sends' backoff.
+    private func sendPending(_ engine: CKSyncEngine) async {
         if !engine.state.pendingRecordZoneChanges.isEmpty || !engine.state.pendingDatabaseChanges.isEmpty {
             await send(engine)
         } else {
-            noteOutcome(nil)
+            noteSendOutcome(nil)
         }
     }
 
-    /// A scheduled fetch. A retryable failure, of the fetch or of a zone, starts a backoff and
-    /// leaves no zone settled, so the next look after it fetches again; otherwise the zones
-    /// still unfetched are settled.
-    private func fetch(_ engine: CKSyncEngine) async {
-        let failure: CKError?
-        switch await CKSyncEngine.attempt({ try await engine.performFetch(.init(), reason: .scheduled) }) {
-        case .success(let retryable): failure = retryable
-        case .failure(let error): failure = CKSyncEngine.ckError(error)
-        }
-        let unfetched = engine.state.zoneIDsWithUnfetchedServerChanges
-        tasks.withLock { $0.settledZones = failure == nil ? unfetched : [] }
-        if let failure { noteOutcome(failure) }
-    }
-
-    /// A scheduled send, noting its outcome for the backoff.
+    /// A scheduled send, noting its outcome for the sends' backoff.
     private func send(_ engine: CKSyncEngine) async {
         switch await CKSyncEngine.attempt({ try await engine.performSend(.init(), reason: .scheduled) }) {
-        case .success(let retryable): noteOutcome(retryable)
-        case .failure(let error): noteOutcome(CKSyncEngine.ckError(error))
+        case .success(let retryable): noteSendOutcome(retryable)
+        case .failure(let error): noteSendOutcome(CKSyncEngine.ckError(error))
         }
     }
 
-    /// Whether scheduled syncs wait for a backoff to end.
-    private var isBackingOff: Bool { tasks.withLock { $0.backoff.remaining(at: .now) } > .zero }
+    /// Whether the scheduled sends (or looks and fetches) wait for their backoff to end.
+    private func isBackingOff(sends: Bool) -> Bool {
+        tasks.withLock { (sends ? $0.sendBackoff : $0.fetchBackoff).remaining(at: .now) } > .zero
+    }
 
-    /// Starts or ends a backoff after a scheduled sync that failed with `error` (`nil`: none).
-    private func noteOutcome(_ error: CKError?) {
+    /// Starts or ends the looks' and fetches' backoff after a scheduled look or fetch that
+    /// failed with `error` (`nil`: none). Any failure but a cancellation starts it.
+    private func noteFetchOutcome(_ error: CKError?) {
+        tasks.withLock { tasks in
+            if let error, error.code != .operationCancelled {
+                tasks.fetchBackoff.failed(with: error, at: .now)
+            } else if error == nil {
+                tasks.fetchBackoff.succeeded()
+            }
+        }
+    }
+
+    /// Starts or ends the sends' backoff after a scheduled send that failed with `error`
+    /// (`nil`: none). Only a retryable failure starts it.
+    private func noteSendOutcome(_ error: CKError?) {
         tasks.withLock { tasks in
             if let error, CKSyncEngine.retryableCodes.contains(error.code), error.code != .operationCancelled {
-                tasks.backoff.failed(with: error, at: .now)
+                tasks.sendBackoff.failed(with: error, at: .now)
             } else if error == nil {
-                tasks.backoff.succeeded()
+                tasks.sendBackoff.succeeded()
             }
         }
     }
