@@ -80,39 +80,4 @@ import Testing
             a.stop()
         }
     }
-
-    @Test func aFailedLookDoesNotDelayTheScheduledSend() async throws {
-        try await SyncBackend.memory.withBackends { open in
-            let failing = Atomic<Bool>(false)
-            let refused = Atomic<Int>(0)
-            var hooks = BackendHooks()
-            hooks.read = { base, body in
-                if failing.load(ordering: .sequentiallyConsistent) {
-                    refused.add(1, ordering: .sequentiallyConsistent)
-                    throw BackendError(.unavailable, "the test made the store's reads fail")
-                }
-                try base.read(body)
-            }
-            let wrapped = CKContainer(
-                identifier: "iCloud.sync-engine", backend: WrappingBackend(base: try open(), hooks: hooks))
-            let a = Device("A")
-            a.start(wrapped.privateCloudDatabase, automaticallySync: true)
-            a.createZone()
-            try await eventually { a.engine.state.pendingDatabaseChanges.isEmpty }
-
-            // A look fails with `serviceUnavailable` (2 s): the looks and fetches wait, the send
-            // of a change made meanwhile does not.
-            failing.store(true, ordering: .sequentiallyConsistent)
-            try await eventually { refused.load(ordering: .sequentiallyConsistent) > 0 }
-            let clock = ContinuousClock()
-            let start = clock.now
-            a.write("n1", "one")
-            try await eventually { a.engine.state.pendingRecordZoneChanges.isEmpty }
-            let sent = clock.now - start
-            #expect(sent < .seconds(1))
-            print("automatic sync with failing looks: a change sent after \(sent)")
-            failing.store(false, ordering: .sequentiallyConsistent)
-            a.stop()
-        }
-    }
 }
