@@ -78,6 +78,22 @@ import Testing
         return WrappingBackend(base: base, hooks: hooks)
     }
 
+    /// Runs `body` with an engine (and its recording delegate) that has fetched once, over a
+    /// store whose reads and writes fail from then on.
+    static func withFailingStore(_ body: (CKSyncEngine, HoldingRecorder) async throws -> Void) async throws {
+        try await SyncBackend.memory.withBackends { open in
+            let failing = Atomic<Bool>(false)
+            let container = CKContainer(
+                identifier: "iCloud.sync-engine",
+                backend: Self.failingBackend(try open()) { failing.load(ordering: .sequentiallyConsistent) })
+            let delegate = HoldingRecorder()
+            let engine = Self.engine(container.privateCloudDatabase, delegate)
+            try await engine.fetchChanges()
+            failing.store(true, ordering: .sequentiallyConsistent)
+            try await body(engine, delegate)
+        }
+    }
+
     /// An engine on `database` with `delegate`, without automatic sync.
     static func engine(_ database: CKDatabase, _ delegate: HoldingRecorder) -> CKSyncEngine {
         var configuration = CKSyncEngine.Configuration(
@@ -87,16 +103,7 @@ import Testing
     }
 
     @Test func aFailedDatabaseFetchStillPostsDidFetchChanges() async throws {
-        try await SyncBackend.memory.withBackends { open in
-            let failing = Atomic<Bool>(false)
-            let container = CKContainer(
-                identifier: "iCloud.sync-engine",
-                backend: Self.failingBackend(try open()) { failing.load(ordering: .sequentiallyConsistent) })
-            let delegate = HoldingRecorder()
-            let engine = Self.engine(container.privateCloudDatabase, delegate)
-            try await engine.fetchChanges()
-
-            failing.store(true, ordering: .sequentiallyConsistent)
+        try await Self.withFailingStore { engine, delegate in
             await #expect(throws: CKError.self) { try await engine.fetchChanges() }
             #expect(
                 delegate.pairEvents == ["willFetchChanges", "didFetchChanges", "willFetchChanges", "didFetchChanges"])
@@ -127,16 +134,7 @@ import Testing
     }
 
     @Test func aFailedZoneSendStillPostsDidSendChanges() async throws {
-        try await SyncBackend.memory.withBackends { open in
-            let failing = Atomic<Bool>(false)
-            let container = CKContainer(
-                identifier: "iCloud.sync-engine",
-                backend: Self.failingBackend(try open()) { failing.load(ordering: .sequentiallyConsistent) })
-            let delegate = HoldingRecorder()
-            let engine = Self.engine(container.privateCloudDatabase, delegate)
-            try await engine.fetchChanges()
-
-            failing.store(true, ordering: .sequentiallyConsistent)
+        try await Self.withFailingStore { engine, delegate in
             let zoneID = CKRecordZone.ID(zoneName: "Notes", ownerName: CKCurrentUserDefaultName)
             engine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zoneID))])
             await #expect(throws: CKError.self) { try await engine.sendChanges() }

@@ -10,15 +10,8 @@ import Testing
     func aZoneDeletedAndMadeAgainIsFetchedFromTheStart(_ backend: SyncBackend) async throws {
         try await backend.withTwoDevices { a, b, _ in
             try await syncOneNote(a, b)
-
-            b.deleteZone()
-            try await b.engine.sendChanges()
-            b.createZone()
-            b.write("r", "in the new zone")
-            try await b.engine.sendChanges()
-            a.clearEvents()
-            try await a.engine.fetchChanges()
-            #expect(a.events.contains("fetchedDatabaseChanges"))
+            try await b.sends([.delete, .remake])
+            try await fetchAfresh(a)
             #expect(a.events.contains("fetchedRecordZoneChanges"))
             #expect(a.notes == ["r": "in the new zone"])
             #expect(!a.engine.state.zoneIDsWithUnfetchedServerChanges.contains(a.zoneID))
@@ -30,15 +23,9 @@ import Testing
     func aZoneDeletedAndNotMadeAgainIsNotFetched(_ backend: SyncBackend) async throws {
         try await backend.withTwoDevices { a, b, _ in
             try await syncOneNote(a, b)
-
-            b.deleteZone()
-            try await b.engine.sendChanges()
-            a.clearEvents()
-            try await a.engine.fetchChanges()
-            #expect(a.events.contains("fetchedDatabaseChanges"))
-            #expect(!a.events.contains("willFetchRecordZoneChanges"))
-            #expect(a.notes.isEmpty)
-            #expect(!a.engine.state.zoneIDsWithUnfetchedServerChanges.contains(a.zoneID))
+            try await b.sends([.delete])
+            try await fetchAfresh(a)
+            expectTheZoneGone(a)
         }
     }
 
@@ -48,20 +35,9 @@ import Testing
     func aZoneDeletedMadeAgainAndDeletedAgainIsNotFetched(_ backend: SyncBackend) async throws {
         try await backend.withTwoDevices { a, b, _ in
             try await syncOneNote(a, b)
-
-            b.deleteZone()
-            try await b.engine.sendChanges()
-            b.createZone()
-            b.write("r", "in the new zone")
-            try await b.engine.sendChanges()
-            b.deleteZone()
-            try await b.engine.sendChanges()
-            a.clearEvents()
-            try await a.engine.fetchChanges()
-            #expect(a.events.contains("fetchedDatabaseChanges"))
-            #expect(!a.events.contains("willFetchRecordZoneChanges"))
-            #expect(a.notes.isEmpty)
-            #expect(!a.engine.state.zoneIDsWithUnfetchedServerChanges.contains(a.zoneID))
+            try await b.sends([.delete, .remake, .delete])
+            try await fetchAfresh(a)
+            expectTheZoneGone(a)
         }
     }
 
@@ -74,5 +50,42 @@ import Testing
         try await b.engine.fetchChanges()
         #expect(a.notes == ["n1": "one"])
         #expect(b.notes == ["n1": "one"])
+    }
+
+    /// A fetches with its events cleared first, and is told of the database's changes.
+    private func fetchAfresh(_ a: Device) async throws {
+        a.clearEvents()
+        try await a.engine.fetchChanges()
+        #expect(a.events.contains("fetchedDatabaseChanges"))
+    }
+
+    /// A was told of the deletion and fetched nothing of the zone.
+    private func expectTheZoneGone(_ a: Device) {
+        #expect(!a.events.contains("willFetchRecordZoneChanges"))
+        #expect(a.notes.isEmpty)
+        #expect(!a.engine.state.zoneIDsWithUnfetchedServerChanges.contains(a.zoneID))
+    }
+}
+
+/// What B does to the zone, each step sent on its own.
+private enum ZoneStep {
+    /// Deletes the zone.
+    case delete
+    /// Makes the zone again, with the note r.
+    case remake
+}
+
+extension Device {
+    /// Does `steps` to the zone, sending the changes after each.
+    fileprivate func sends(_ steps: [ZoneStep]) async throws {
+        for step in steps {
+            switch step {
+            case .delete: deleteZone()
+            case .remake:
+                createZone()
+                write("r", "in the new zone")
+            }
+            try await engine.sendChanges()
+        }
     }
 }
