@@ -13,7 +13,8 @@ import Synchronization
 /// Looks and fetches, and sends, back off independently, as ``SyncEngineBackoff`` says: the
 /// scheduled looks and fetches after any failure of a look, a fetch, or a zone's fetch with a
 /// retryable error (a fetch that failed for good would otherwise run again at the next look);
-/// the scheduled sends after a send's retryable failure. A zone a scheduled fetch leaves
+/// the scheduled sends after any failure of a send (but a cancellation) or a change's retryable
+/// one. A zone a scheduled fetch leaves
 /// unfetched without a failure (the delegate's fetch options exclude it, or its fetch failed
 /// for good) does not by itself start another fetch: the next one waits for the database to
 /// change again.
@@ -179,10 +180,11 @@ final class SyncEngineScheduler: Sendable {
     }
 
     /// Starts or ends the sends' backoff after a scheduled send that failed with `error`
-    /// (`nil`: none). Only a retryable failure starts it.
+    /// (`nil`: none). Any failure but a cancellation starts it: a change's retryable failure,
+    /// or the send's own failure, retryable or not, which leaves its changes pending.
     private func noteSendOutcome(_ error: CKError?) {
         tasks.withLock { tasks in
-            if let error, CKSyncEngine.retryableCodes.contains(error.code), error.code != .operationCancelled {
+            if let error, error.code != .operationCancelled {
                 tasks.sendBackoff.failed(with: error, at: .now)
             } else if error == nil {
                 tasks.sendBackoff.succeeded()
