@@ -77,7 +77,7 @@ extension RemoteDatabaseService {
             }
         }
         // Each ID once, at its first occurrence, as the engine answers (and a fetch split in
-        // parts, `FetchRecordsSplitting`, asks).
+        // parts, `FetchRecordsParts`, asks).
         var seen = Set<CKRecord.ID>()
         return ids.filter { seen.insert($0).inserted }.map {
             ($0, results[$0] ?? .failure(RemoteFailure.error(.unknownItem, "record not found")))

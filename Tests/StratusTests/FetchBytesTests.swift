@@ -70,6 +70,31 @@ import Testing
         await OpsTestKit.run(operation, on: database)
         #expect(order.values == ids + [missing])
     }
+
+    /// Each part is delivered as it comes, not once every part is read: the first record's
+    /// callback comes before the last parts are read. After the first part that fits, the next
+    /// ones are sized from its bytes per record, so the 40 records take one refusal of the whole
+    /// and one of a half, and then no more.
+    @Test func theOperationDeliversEachPartAsItComes() async throws {
+        let (backend, database, ids) = try await Self.store()
+        backend.reset()
+        let operation = CKFetchRecordsOperation(recordIDs: ids)
+        let readAtFirst = Mutex<Int?>(nil)
+        let order = Collected<CKRecord.ID>()
+        operation.perRecordResultBlock = { id, _ in
+            readAtFirst.withLock { $0 = $0 ?? backend.keysRead }
+            order.append(id)
+        }
+        await OpsTestKit.run(operation, on: database)
+        let first = try #require(readAtFirst.withLock { $0 })
+        #expect(order.values == ids)
+        // The 30 entries of the records after the first part are read after its callbacks.
+        #expect(backend.keysRead - first >= 30, "\(first) keys read at the first callback, \(backend.keysRead) in all")
+        // A zone row, the part's pointers and its entries per call: 1 + 40 + 32 for the refused
+        // whole, 1 + 20 + 20 for the refused half, then 1 + 10 + 10, 1 + 16 + 16 and 1 + 14 + 14:
+        // 196 (halving each refused part again, as before, read 239).
+        #expect(backend.keysRead <= 200, "\(backend.keysRead) keys read")
+    }
 }
 
 /// Values appended from callbacks.

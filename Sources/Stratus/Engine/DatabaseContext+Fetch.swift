@@ -20,7 +20,7 @@ extension DatabaseContext {
     ///   slices (``EntrySlices``, ``firstFetchSlice`` first) and counted as they come, so a fetch
     ///   past it is refused having read little more than the budget: 400 records of 1 MB would
     ///   otherwise be 400 MB held for one answer. `CKFetchRecordsOperation` splits such a fetch
-    ///   and asks again (``FetchRecordsSplitting``); a Web Services client gets the error.
+    ///   and asks again for fewer (``FetchRecordsParts``); a Web Services client gets the error.
     ///
     /// - Throws: `limitExceeded` when the request lists more than 400 IDs (duplicates
     ///   included: the limit is on the request's size), or when its records hold more than

@@ -66,7 +66,8 @@ struct ItemFetchDelivery<ID: Hashable, Item> {
     /// The items fetched so far.
     private(set) var fetched: [ID: Item] = [:]
     private var partial: [AnyHashable: CKError] = [:]
-    private var count = 0
+    /// The per-item results delivered so far.
+    private(set) var count = 0
 
     /// Notes one per-item result.
     mutating func add(_ id: ID, _ result: Result<Item, CKError>) {

@@ -2,7 +2,8 @@ import Foundation
 
 /// Fetches records by ID, each with its own result, from one snapshot of the store — or, when
 /// the records hold more than 16 MiB of fields, from one snapshot per part: the engine refuses
-/// such a fetch and the operation asks again in halves (`FetchRecordsSplitting`).
+/// such a fetch and the operation asks again for fewer (`FetchRecordsParts`), delivering (and,
+/// when long-lived, journaling) each part as it comes.
 ///
 /// A record that does not exist fails with `unknownItem`; a record in a zone that does not
 /// exist fails with `zoneNotFound`. An ID listed twice is answered once. More than 400 IDs fail
@@ -75,22 +76,24 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
 
     override func performOperation() {
         var delivery = ItemFetchDelivery<CKRecord.ID, CKRecord>()
+        var parts = FetchRecordsParts(recordIDs ?? [], desiredKeys: desiredKeys)
         run(
             Event.self, deliver: { self.deliver($0, &delivery) },
             work: { service, _ in
                 if let error = cancellationError { throw error }
-                let ids = recordIDs ?? []
-                let results: [(CKRecord.ID, Result<CKRecord, CKError>)]
                 if fetchesCurrentUserRecord {
-                    results = ids.map { id in
+                    let results = (recordIDs ?? []).map { id in
                         let message = "Record '\(id.recordName)' does not exist: Stratus stores no user records"
-                        return (id, .failure(.make(.unknownItem, message)))
+                        return Event.item(id, .failure(.make(.unknownItem, message)))
                     }
-                } else {
-                    results = try FetchRecordsSplitting.fetch(
-                        ids, desiredKeys: desiredKeys, from: service, cancelled: { self.cancellationError })
+                    return .deliver(results + [.finished(nil)])
                 }
-                return .deliver(results.map { Event.item($0, $1) } + [.finished(nil)])
+                // The next part after the results delivered (a resumed long-lived operation
+                // continues where it stopped); each part is journaled and delivered on its own.
+                let start = delivery.count
+                let results = try parts.next(after: start, from: service, cancelled: { self.cancellationError })
+                let last = start + results.count >= parts.count
+                return .deliver(results.map { Event.item($0, $1) } + (last ? [.finished(nil)] : []))
             })
     }
 

@@ -1,0 +1,83 @@
+/// A fetch by ID asked of the engine in parts that each fit its byte budget: the engine refuses
+/// a fetch whose records hold more than `DatabaseContext.maximumFetchBytes` of fields with
+/// `limitExceeded`, and this asks again for fewer. It is what Apple tells an app to do with
+/// `limitExceeded`, done for it, so `CKFetchRecordsOperation` returns 400 records of 1 MB as
+/// CloudKit does while no engine call, no stratusd answer and no journal append of a
+/// long-lived fetch holds more than 16 MiB of them. The parts are read in separate snapshots.
+///
+/// The first part asks for every ID, as sent (so the engine's checks of the request, such as
+/// its 400 IDs, apply to the whole). A refused part is asked again in halves; after a part that
+/// fit, the next asks for as many records as 90 % of the budget holds at that part's bytes per
+/// record, so records of about one size are fetched without another refusal, and small records
+/// after large ones are not fetched a few at a time.
+struct FetchRecordsParts {
+    /// The IDs as the operation lists them.
+    private let asked: [CKRecord.ID]
+    /// Each ID once, at its first occurrence: the order of the results.
+    private let ids: [CKRecord.ID]
+    private let desiredKeys: [String]?
+    /// How many IDs the next part asks for.
+    private var size: Int
+
+    init(_ asked: [CKRecord.ID], desiredKeys: [String]?) {
+        var seen = Set<CKRecord.ID>()
+        self.asked = asked
+        ids = asked.filter { seen.insert($0).inserted }
+        self.desiredKeys = desiredKeys
+        size = ids.count
+    }
+
+    /// How many results the whole fetch has: one per distinct ID.
+    var count: Int { ids.count }
+
+    /// The results of the next part, which starts after the first `start` results (those
+    /// delivered so far), in the engine's order: each ID once, at its first occurrence. A part
+    /// refused for its bytes is asked again in halves, unless `cancelled` says the operation
+    /// was cancelled in between.
+    mutating func next(
+        after start: Int, from service: any DatabaseService, cancelled: () -> CKError?
+    ) throws -> [(CKRecord.ID, Result<CKRecord, CKError>)] {
+        if start == 0 && size >= ids.count {
+            do {
+                return try service.fetchRecords(asked, desiredKeys: desiredKeys)
+            } catch let error as CKError where splits(error, ids: asked) {
+                size = (ids.count + 1) / 2
+                if let error = cancelled() { throw error }
+            }
+        }
+        while true {
+            let part = Array(ids[start..<min(ids.count, start + size)])
+            do {
+                let results = try service.fetchRecords(part, desiredKeys: desiredKeys)
+                size = Self.nextSize(after: results)
+                return results
+            } catch let error as CKError where splits(error, ids: part) {
+                size = (part.count + 1) / 2
+                if let error = cancelled() { throw error }
+            }
+        }
+    }
+
+    /// The IDs the part after `results` asks for: as many as 90 % of the byte budget holds at
+    /// their bytes per ID (counted as the engine counts them), at least one.
+    private static func nextSize(after results: [(CKRecord.ID, Result<CKRecord, CKError>)]) -> Int {
+        var bytes = 0
+        for case (_, .success(let record)) in results {
+            let fields = record.storedFields
+            for (name, value) in zip(fields.names, fields.values) { bytes += name.utf8.count + value.storageSize }
+        }
+        guard bytes > 0 else { return Validation.maximumItemsPerRequest }
+        let fitting = Double(results.count) * Double(DatabaseContext.maximumFetchBytes) * 0.9 / Double(bytes)
+        return max(1, Int(min(fitting, Double(Validation.maximumItemsPerRequest))))
+    }
+
+    /// Whether `error` refuses the bytes of a fetch of several `ids` that is otherwise within
+    /// the limits (not more than 400 IDs, not too many `desiredKeys`): the one `limitExceeded`
+    /// a smaller part cures.
+    private func splits(_ error: CKError, ids: [CKRecord.ID]) -> Bool {
+        guard error.code == .limitExceeded, ids.count > 1, ids.count <= Validation.maximumItemsPerRequest else {
+            return false
+        }
+        return (try? Validation.checkDesiredKeys(desiredKeys)) != nil
+    }
+}
