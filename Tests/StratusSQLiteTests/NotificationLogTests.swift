@@ -136,6 +136,62 @@ import Testing
         }
     }
 
+    /// 8 users with 10 public query subscriptions of 60 KB of alert each, and a public commit of
+    /// 10 records they all match: 100 entries, 6 MB, per user, 48 MB in all. Each log takes at
+    /// most 4 MiB, and the commit at most 16 MiB for all of them (and one entry): the first
+    /// users' logs take their newest entries, the last ones' take none; every entry takes its
+    /// position, so each client behind a dropped entry is told entries were dropped.
+    @Test(arguments: Backend.allCases)
+    func aPublicCommitWritesAtMostSixteenMebibytesToAllLogs(backend: Backend) async throws {
+        try await withEngine(backend) { engine in
+            let everyone = Namespace(container: Self.alice.container, environment: .development)
+            let users = (0..<8).map {
+                Namespace(container: Self.alice.container, environment: .development, owner: "_u\($0)")
+            }
+            for user in users {
+                let subscriptions = (0..<10).map { n -> CKSubscription in
+                    let subscription = CKQuerySubscription(
+                        recordType: "Note", predicate: NSPredicate(value: true), subscriptionID: "s\(n)",
+                        options: [.firesOnRecordCreation])
+                    let info = CKSubscription.NotificationInfo()
+                    info.alertBody = String(repeating: "x", count: 60_000)
+                    subscription.notificationInfo = info
+                    return subscription
+                }
+                try subscribe(try engine.database(namespace: user, scope: .public), subscriptions)
+            }
+            let writer = try engine.database(
+                namespace: everyone, scope: .public, caller: Caller(userRecordName: "_bob", role: .user))
+            let records = (0..<10).map { n -> CKRecord in
+                let record = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "p\(n)"))
+                record["title"] = "T"
+                return record
+            }
+            let outcome = try writer.modifyRecords(
+                ModifyRequest(
+                    records: records, deletes: [], policy: .allKeys, atomic: false, clientChangeTokenData: nil))
+            for result in outcome.saveResults { _ = try result.1.get() }
+
+            var total = 0
+            var kept: [Int] = []
+            for user in users {
+                let log = try engine.notificationLog(namespace: user)
+                let (entries, head) = try log.entries(after: 0, limit: 1_000)
+                #expect(head.next == 101, "every entry took its position")
+                #expect(head.oldest == head.next - Int64(entries.count))
+                total += try engine.read { txn in
+                    try txn.scan(KeyRange(prefix: NotificationLog.entryPrefix(log.number).bytes), limit: 1_000)
+                        .reduce(0) { $0 + $1.value.count }
+                }
+                kept.append(entries.count)
+            }
+            #expect(total <= NotificationLog.maximumCommitBytes + 100_000, "\(total) bytes written")
+            #expect(kept.prefix(3).allSatisfy { (60...70).contains($0) }, "\(kept)")
+            #expect(kept.suffix(2) == [0, 0], "\(kept)")
+            print("a public commit for 8 users' 800 entries of 60 KB: kept \(kept), \(total) bytes")
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func firesOnceDeletesTheSubscriptionInTheSameCommit(backend: Backend) async throws {
         try await withEngine(backend) { engine in

@@ -43,8 +43,9 @@ extension DatabaseContext {
             }
         }
         guard !entries.isEmpty else { return [] }
+        var budget = NotificationLog.maximumAppendBytes
         try NotificationLog.append(
-            entries, to: containerNumber, maximumEntries: engine.notificationLogLimit, txn)
+            entries, to: containerNumber, maximumEntries: engine.notificationLogLimit, budget: &budget, txn)
         return [containerNumber]
     }
 

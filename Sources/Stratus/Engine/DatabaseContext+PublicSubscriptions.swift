@@ -65,8 +65,9 @@ extension DatabaseContext {
             }
         }
         let limit = engine.notificationLogLimit
+        var budget = NotificationLog.maximumCommitBytes
         for user in users {
-            try NotificationLog.append(entriesByUser[user] ?? [], to: user, maximumEntries: limit, txn)
+            try NotificationLog.append(entriesByUser[user] ?? [], to: user, maximumEntries: limit, budget: &budget, txn)
         }
         return users
     }

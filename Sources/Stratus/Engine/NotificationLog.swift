@@ -115,6 +115,13 @@ package struct NotificationLog: Sendable {
     /// are dropped unwritten, as retention would drop them (decision 0014.8).
     static let maximumAppendBytes = 4 << 20
 
+    /// The most bytes of entries one public commit writes to all its users' logs together: a
+    /// commit judged by the query subscriptions of many users would otherwise write up to
+    /// ``maximumAppendBytes`` to each of them, in its own transaction. The users after those
+    /// that took it have their entries dropped unwritten, as past ``maximumAppendBytes``
+    /// (decision 0014.8).
+    static let maximumCommitBytes = 16 << 20
+
     /// Appends `entries` in `txn` (the committing transaction), numbering them from the head,
     /// and drops the oldest beyond `maximumEntries`; on a backend with commit signals, the
     /// log's number is signalled, delivered only if `txn` commits.
@@ -125,15 +132,21 @@ package struct NotificationLog: Sendable {
     /// (`resetRequired`). A public commit of 400 records judged by
     /// 200 query subscriptions of one user, each with 60 KB of notification info, made 80,000
     /// entries, 4.8 GB written in the committing user's transaction.
+    ///
+    /// `budget` is what is left of the commit's bytes (``maximumCommitBytes``); the bytes written
+    /// are taken from it. Once it is spent, every entry is dropped unwritten.
     static func append(
-        _ entries: [NotificationEntry], to number: Int64, maximumEntries: Int64, _ txn: any BackendWriteTransaction
+        _ entries: [NotificationEntry], to number: Int64, maximumEntries: Int64, budget: inout Int,
+        _ txn: any BackendWriteTransaction
     ) throws {
         guard !entries.isEmpty else { return }
         if let signaling = txn as? any SignalingWriteTransaction {
             try signaling.signal(channel: signalChannel, payload: String(number))
         }
         var head = try Head(decoding: txn.get(headKey(number)))
-        let kept = newest(of: entries, count: maximumEntries, bytes: maximumAppendBytes)
+        let kept =
+            budget > 0 ? newest(of: entries, count: maximumEntries, bytes: min(maximumAppendBytes, budget)) : []
+        budget -= kept.reduce(0) { $0 + $1.count }
         if kept.count < entries.count {
             // The dropped go with everything before them, as retention drops: a log keeps no gap.
             head.next += Int64(entries.count - kept.count)
@@ -153,7 +166,7 @@ package struct NotificationLog: Sendable {
     }
 
     /// The encodings of the newest of `entries`, oldest first: at most `count`, and no more
-    /// than fit in `bytes` (always the newest one).
+    /// than fit in `bytes` (always the newest one, which a record's 1 MB limit bounds).
     private static func newest(of entries: [NotificationEntry], count: Int64, bytes: Int) -> [[UInt8]] {
         var kept: [[UInt8]] = []
         var total = 0
