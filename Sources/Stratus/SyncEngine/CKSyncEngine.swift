@@ -68,13 +68,16 @@ public final class CKSyncEngine: Sendable {
     /// Fetches the changes on the server now, and returns after the delegate has handled every
     /// event of the fetch.
     public func fetchChanges(_ options: CKSyncEngine.FetchChangesOptions = .init()) async throws {
-        try await performFetch(options, reason: .manual)
+        let outcome = try await performFetch(options, reason: .manual)
+        if outcome.retryable == nil { scheduler.withLock { $0 }?.explicitCallSucceeded(sending: false) }
     }
 
     /// Sends the pending changes in the options' scope now, and returns after the delegate has
     /// handled every event of the send.
     public func sendChanges(_ options: CKSyncEngine.SendChangesOptions = .init()) async throws {
-        try await performSend(options, reason: .manual)
+        if try await performSend(options, reason: .manual) == nil {
+            scheduler.withLock { $0 }?.explicitCallSucceeded(sending: true)
+        }
     }
 
     /// Cancels the fetches and sends under way or waiting; they fail with `operationCancelled`

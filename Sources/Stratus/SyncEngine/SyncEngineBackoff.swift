@@ -1,8 +1,9 @@
-/// How long automatic sync waits after a retryable failure (`serviceUnavailable`,
-/// `requestRateLimited`, `zoneBusy`, `networkFailure`, …) before it sends or fetches again:
-/// exponentially longer after each failure in a row, from ``first`` up to ``longest``, and at
-/// least the error's `retryAfterSeconds` (honoured up to ``longestRetryAfter``). A success
-/// starts again from ``first``. Explicit `fetchChanges` / `sendChanges` calls do not wait.
+/// How long automatic sync waits after a failure (a retryable one such as `serviceUnavailable`,
+/// `requestRateLimited`, `zoneBusy`, `networkFailure`; or a look, a fetch or a send that failed
+/// as a whole) before it sends or fetches again: exponentially longer after each failure in a
+/// row, from ``first`` up to ``longest``, and at least the error's `retryAfterSeconds`
+/// (honoured up to ``longestRetryAfter``). A success, also of an explicit `fetchChanges` /
+/// `sendChanges` call, starts again from ``first``. Explicit calls do not wait.
 struct SyncEngineBackoff: Sendable {
     /// The wait after the first failure.
     static let first: Duration = .seconds(1)
@@ -24,7 +25,7 @@ struct SyncEngineBackoff: Sendable {
         return max(backoff, min(.milliseconds(Int64(retryAfter * 1000)), longestRetryAfter))
     }
 
-    /// Notes a retryable failure at `now`.
+    /// Notes a failure at `now`.
     mutating func failed(with error: CKError, at now: ContinuousClock.Instant) {
         failures += 1
         notBefore = now + Self.delay(failures: failures, retryAfter: error.retryAfterSeconds)

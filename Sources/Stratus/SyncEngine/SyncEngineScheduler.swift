@@ -162,8 +162,17 @@ final class SyncEngineScheduler: Sendable {
         }
     }
 
+    /// Ends the sends' (or the looks' and fetches') backoff after an explicit `sendChanges`
+    /// (`fetchChanges`) that succeeded: the failure it waited out is over, and a change added
+    /// next goes after ``sendDelay``, not after the rest of a wait of up to a minute.
+    func explicitCallSucceeded(sending: Bool) {
+        tasks.withLock { tasks in
+            if sending { tasks.sendBackoff.succeeded() } else { tasks.fetchBackoff.succeeded() }
+        }
+    }
+
     /// Whether the scheduled sends (or looks and fetches) wait for their backoff to end.
-    private func isBackingOff(sends: Bool) -> Bool {
+    func isBackingOff(sends: Bool) -> Bool {
         tasks.withLock { (sends ? $0.sendBackoff : $0.fetchBackoff).remaining(at: .now) } > .zero
     }
 
