@@ -106,7 +106,7 @@ struct AssetRoutes: Sendable {
     {
         guard let key = server.assetKeys.current else { throw Self.keyUnavailable }
         let query = request.uri.queryParameters
-        guard let fields = context.parameters.get("ticket"), let expiryText = query["e"],
+        guard let fields = try context.parameters.decoded("ticket"), let expiryText = query["e"],
             let expiry = Int64(String(expiryText)), let signature = query["s"],
             let ticket = AssetTicket.decode(purpose: purpose, fields: fields, expiry: expiry),
             ticket.isSigned(String(signature), with: key)

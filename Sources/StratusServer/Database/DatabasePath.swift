@@ -8,18 +8,20 @@ struct DatabasePath: Sendable, Hashable {
     var environment: Namespace.Environment
     var scope: CKDatabase.Scope
 
-    /// The path's segments, from the route's parameters.
+    /// The path's segments, from the route's parameters, percent-decoded
+    /// (``PathSegment/namespace(_:name:)``).
     ///
-    /// - Throws: 404 `NOT_FOUND` naming the segment that is not one the API has.
+    /// - Throws: 400 `BAD_REQUEST` naming a segment that does not decode to a name; 404
+    ///   `NOT_FOUND` naming the segment that is not one the API has.
     init(parameters: Parameters) throws(ServerError) {
-        guard let container = parameters.get("container"), !container.isEmpty else {
+        guard let container = try parameters.namespaceSegment("container"), !container.isEmpty else {
             throw .notFound("the path has no container segment")
         }
-        let environmentName = parameters.get("environment") ?? ""
+        let environmentName = try parameters.namespaceSegment("environment") ?? ""
         guard let environment = Namespace.Environment(rawValue: environmentName) else {
             throw .notFound("'\(environmentName)' is not an environment: use development or production")
         }
-        let databaseName = parameters.get("database") ?? ""
+        let databaseName = try parameters.namespaceSegment("database") ?? ""
         guard let scope = Self.scopes[databaseName] else {
             throw .notFound("'\(databaseName)' is not a database: use public, private or shared")
         }

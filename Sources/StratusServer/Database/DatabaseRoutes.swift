@@ -45,7 +45,7 @@ struct DatabaseRoutes: Sendable {
             DatabaseCall(
                 path: path, caller: caller, body: body, requestID: context.id, server: server,
                 origin: RequestOrigin.of(request, servesTLS: server.servesTLS),
-                parameters: Self.operationParameters(context.parameters), query: Self.query(request),
+                parameters: try Self.operationParameters(context.parameters), query: Self.query(request),
                 operationIDHeader: request.headers[Self.operationIDField], contentType: request.headers[.contentType],
                 accept: request.headers[.accept]))
         if server.recordEncoding { response.headers[Self.acceptPostField] = Self.acceptPost }
@@ -60,9 +60,9 @@ struct DatabaseRoutes: Sendable {
     /// `X-Stratus-Operation-ID` (decision 0014.11).
     static let operationIDField = HTTPField.Name("X-Stratus-Operation-ID")!
 
-    /// The path's parameters below the database segment.
-    private static func operationParameters(_ parameters: Parameters) -> [String: String] {
-        guard let id = parameters.get("id") else { return [:] }
+    /// The path's parameters below the database segment, percent-decoded.
+    private static func operationParameters(_ parameters: Parameters) throws(ServerError) -> [String: String] {
+        guard let id = try parameters.decoded("id") else { return [:] }
         return ["id": id]
     }
 

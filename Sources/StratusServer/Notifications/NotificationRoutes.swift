@@ -28,7 +28,7 @@ struct NotificationRoutes: Sendable {
 
     /// The courier the path's token presents, or 401.
     func courier(_ context: BasicRequestContext) async throws -> (token: String, entry: CourierEntry) {
-        let token = context.parameters.get("token") ?? ""
+        let token = try context.parameters.decoded("token") ?? ""
         let store = server.authStore
         let entry = try await server.executor.run(requestID: context.id) { try store.courier(presented: token) }
         guard let entry else { throw ServerError.authenticationFailed("unknown or expired notification token") }

@@ -91,10 +91,10 @@ struct TokensCreateRoute: Sendable {
 
     /// The container and environment segments, checked as ``DatabasePath`` checks them.
     static func containerAndEnvironment(_ parameters: Parameters) throws -> (String, Namespace.Environment) {
-        guard let container = parameters.get("container"), !container.isEmpty else {
+        guard let container = try parameters.namespaceSegment("container"), !container.isEmpty else {
             throw ServerError.notFound("the path has no container segment")
         }
-        let name = parameters.get("environment") ?? ""
+        let name = try parameters.namespaceSegment("environment") ?? ""
         guard let environment = Namespace.Environment(rawValue: name) else {
             throw ServerError.notFound("'\(name)' is not an environment: use development or production")
         }

@@ -75,8 +75,8 @@ struct SessionRoutes: Sendable {
     private func authenticated(_ request: Request, _ context: BasicRequestContext) async throws
         -> (Authentication, ByteBuffer)
     {
-        let container = context.parameters.get("container") ?? ""
-        let name = context.parameters.get("environment") ?? ""
+        let container = try context.parameters.namespaceSegment("container") ?? ""
+        let name = try context.parameters.namespaceSegment("environment") ?? ""
         guard let environment = Namespace.Environment(rawValue: name) else {
             throw ServerError.notFound("'\(name)' is not an environment: use development or production")
         }
