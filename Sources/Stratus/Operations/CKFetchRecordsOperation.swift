@@ -82,7 +82,8 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
             work: { service, _ in
                 if let error = cancellationError { throw error }
                 if fetchesCurrentUserRecord {
-                    let results = (recordIDs ?? []).map { id in
+                    var seen = Set<CKRecord.ID>()
+                    let results = (recordIDs ?? []).filter { seen.insert($0).inserted }.map { id in
                         let message = "Record '\(id.recordName)' does not exist: Stratus stores no user records"
                         return Event.item(id, .failure(.make(.unknownItem, message)))
                     }

@@ -46,9 +46,15 @@ struct FetchRecordsParts {
             }
         }
         while true {
-            let part = Array(ids[start..<min(ids.count, start + size)])
+            let part = Array(ids[min(start, ids.count)..<min(ids.count, start + size)])
             do {
                 let results = try service.fetchRecords(part, desiredKeys: desiredKeys)
+                // The next part starts after these: one result per ID, or IDs would repeat or go.
+                guard results.count == part.count else {
+                    throw CKError.make(
+                        .serverResponseLost,
+                        "a fetch of \(part.count) records answered \(results.count) results; retry the operation")
+                }
                 size = Self.nextSize(after: results)
                 return results
             } catch let error as CKError where splits(error, ids: part) {
@@ -59,15 +65,19 @@ struct FetchRecordsParts {
     }
 
     /// The IDs the part after `results` asks for: as many as 90 % of the byte budget holds at
-    /// their bytes per ID (counted as the engine counts them), at least one.
+    /// the bytes of their records found (counted as the engine counts them) per record found,
+    /// at least one; IDs not found count as records, so a part of missing records does not make
+    /// the next one too large.
     private static func nextSize(after results: [(CKRecord.ID, Result<CKRecord, CKError>)]) -> Int {
         var bytes = 0
+        var found = 0
         for case (_, .success(let record)) in results {
+            found += 1
             let fields = record.storedFields
             for (name, value) in zip(fields.names, fields.values) { bytes += name.utf8.count + value.storageSize }
         }
         guard bytes > 0 else { return Validation.maximumItemsPerRequest }
-        let fitting = Double(results.count) * Double(DatabaseContext.maximumFetchBytes) * 0.9 / Double(bytes)
+        let fitting = Double(found) * Double(DatabaseContext.maximumFetchBytes) * 0.9 / Double(bytes)
         return max(1, Int(min(fitting, Double(Validation.maximumItemsPerRequest))))
     }
 
