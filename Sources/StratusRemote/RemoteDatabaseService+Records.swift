@@ -68,6 +68,9 @@ extension RemoteDatabaseService {
     func fetchRecords(_ ids: [CKRecord.ID], desiredKeys: [String]?) throws -> [(
         CKRecord.ID, Result<CKRecord, CKError>
     )] {
+        // The engine's limit, checked here as the server cannot see the whole request: it gets
+        // one lookup per zone.
+        try Validation.checkItemCount(ids.count)
         var results: [CKRecord.ID: Result<CKRecord, CKError>] = [:]
         try readingAssets {
             for (zone, all) in Self.namesByZone(ids) {

@@ -28,12 +28,7 @@ extension DatabaseContext {
     package func fetchRecords(
         _ ids: [CKRecord.ID], desiredKeys: [String]?
     ) throws -> [(CKRecord.ID, Result<CKRecord, CKError>)] {
-        if ids.count > Validation.maximumItemsPerRequest {
-            throw CKError.make(
-                .limitExceeded,
-                "Your request contains \(ids.count) items which is more than the maximum number of items in a single request (\(Validation.maximumItemsPerRequest))"
-            )
-        }
+        try Validation.checkItemCount(ids.count)
         try Validation.checkDesiredKeys(desiredKeys)
         var seen = Set<CKRecord.ID>()
         let unique = ids.filter { seen.insert($0).inserted }

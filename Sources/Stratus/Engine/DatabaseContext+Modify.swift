@@ -112,12 +112,7 @@ extension DatabaseContext {
     /// Refuses a request over the item limit or naming a record twice; groups its items by zone.
     private func group(_ request: ModifyRequest) throws -> Grouping {
         let total = request.saves.count + request.deletes.count
-        if total > Validation.maximumItemsPerRequest {
-            throw CKError.make(
-                .limitExceeded,
-                "Your request contains \(total) items which is more than the maximum number of items in a single request (\(Validation.maximumItemsPerRequest))"
-            )
-        }
+        try Validation.checkItemCount(total)
         // Duplicates are found by record name within each zone (no hashing of ID objects); the
         // zone groups are the transaction's grouping too.
         var grouping = Grouping()

@@ -28,6 +28,16 @@ package enum Validation {
             "clientChangeTokenData holds \(data.count) bytes; the limit is \(maximumClientChangeTokenBytes)")
     }
 
+    /// Refuses a request of more than ``maximumItemsPerRequest`` items, duplicates included
+    /// (`limitExceeded`): the limit is on the request's size.
+    package static func checkItemCount(_ count: Int) throws(CKError) {
+        guard count > maximumItemsPerRequest else { return }
+        throw CKError.make(
+            .limitExceeded,
+            "Your request contains \(count) items which is more than the maximum number of items in a single request (\(maximumItemsPerRequest))"
+        )
+    }
+
     /// Refuses a `desiredKeys` list longer than ``maximumDesiredKeys`` (`limitExceeded`).
     static func checkDesiredKeys(_ keys: [String]?) throws(CKError) {
         guard let keys, keys.count > maximumDesiredKeys else { return }

@@ -17,7 +17,7 @@ enum LimitCases {
     static var all: [ConformanceCase] {
         [
             queryValues, queryConstantBytes, sortDescriptors, desiredKeys, changesBatchBytes, queryPageBytes,
-            fetchBytes,
+            fetchBytes, fetchIDs,
             subscriptions,
         ]
     }
