@@ -65,9 +65,14 @@ extension DatabaseContext {
             }
         }
         let limit = engine.notificationLogLimit
+        // Each user's log gets an equal share of what the commit's budget has left (one that
+        // needs less leaves more to the next): no user is always the one left without.
         var budget = NotificationLog.maximumCommitBytes
-        for user in users {
-            try NotificationLog.append(entriesByUser[user] ?? [], to: user, maximumEntries: limit, budget: &budget, txn)
+        for (index, user) in users.enumerated() {
+            let share = max(budget, 0) / (users.count - index)
+            var left = share
+            try NotificationLog.append(entriesByUser[user] ?? [], to: user, maximumEntries: limit, budget: &left, txn)
+            budget -= share - left
         }
         return users
     }

@@ -117,9 +117,10 @@ package struct NotificationLog: Sendable {
 
     /// The most bytes of entries one public commit writes to all its users' logs together: a
     /// commit judged by the query subscriptions of many users would otherwise write up to
-    /// ``maximumAppendBytes`` to each of them, in its own transaction. The users after those
-    /// that took it have their entries dropped unwritten, as past ``maximumAppendBytes``
-    /// (decision 0014.8).
+    /// ``maximumAppendBytes`` to each of them, in its own transaction. Each log gets an equal
+    /// share of it, and always the newest of its entries, so the commit writes at most this
+    /// budget or one entry per user, whichever is more; the older entries past a log's share
+    /// are dropped unwritten, as past ``maximumAppendBytes`` (decision 0014.8).
     static let maximumCommitBytes = 16 << 20
 
     /// Appends `entries` in `txn` (the committing transaction), numbering them from the head,
@@ -133,8 +134,8 @@ package struct NotificationLog: Sendable {
     /// 200 query subscriptions of one user, each with 60 KB of notification info, made 80,000
     /// entries, 4.8 GB written in the committing user's transaction.
     ///
-    /// `budget` is what is left of the commit's bytes (``maximumCommitBytes``); the bytes written
-    /// are taken from it. Once it is spent, every entry is dropped unwritten.
+    /// `budget` is the log's share of the commit's bytes (``maximumCommitBytes``); the bytes
+    /// written are taken from it (the newest entry is written even past it).
     static func append(
         _ entries: [NotificationEntry], to number: Int64, maximumEntries: Int64, budget: inout Int,
         _ txn: any BackendWriteTransaction
@@ -144,8 +145,7 @@ package struct NotificationLog: Sendable {
             try signaling.signal(channel: signalChannel, payload: String(number))
         }
         var head = try Head(decoding: txn.get(headKey(number)))
-        let kept =
-            budget > 0 ? newest(of: entries, count: maximumEntries, bytes: min(maximumAppendBytes, budget)) : []
+        let kept = newest(of: entries, count: maximumEntries, bytes: min(maximumAppendBytes, budget))
         budget -= kept.reduce(0) { $0 + $1.count }
         if kept.count < entries.count {
             // The dropped go with everything before them, as retention drops: a log keeps no gap.
