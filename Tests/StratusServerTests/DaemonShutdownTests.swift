@@ -2,8 +2,11 @@ import Foundation
 import StratusTestSupport
 import Testing
 
+@testable import StratusServer
+
 /// SIGTERM with a request in flight: the request gets its whole answer, no new connection is
-/// accepted meanwhile, and `stratusd` exits 0 once the request is done.
+/// accepted meanwhile, and `stratusd` exits 0 once the request is done; an open event stream,
+/// which has no end of its own for an hour, ends at once instead.
 @Suite("stratusd: graceful shutdown")
 struct DaemonShutdownTests {
     /// `psql` against `url`, run to its end.
@@ -65,5 +68,34 @@ struct DaemonShutdownTests {
         #expect(body.contains(#""unavailable""#) && body.hasSuffix(" 503"), "\(body)")
         #expect(server.process.waitForExit(within: 60), "stratusd exited after SIGTERM")
         #expect(server.process.terminationStatus == 0)
+    }
+
+    /// An event stream open at SIGTERM is finished by the server (`curl` exits 0) at once, not
+    /// at the end of its wait for entries, and stratusd exits 0. SIGTERM goes as soon as the
+    /// stream opened, so a stream that waited out its wait would end about one keep-alive
+    /// interval (15 s) later: the bound, two thirds of that interval, tells the two apart
+    /// however loaded the machine is, without being a speed target.
+    @Test(arguments: [false, true]) func anOpenEventStreamDoesNotHoldUpShutdown(postgres: Bool) async throws {
+        let ws = try WebServicesFixture(postgres: postgres)
+        let courier = try await ws.courierPath(as: .alice)
+        // 300 s: far past a keep-alive, so only the server ends the stream in time.
+        let stream = try OpenEventStream(
+            url: ws.server.baseURL.absoluteString + "/" + courier + "/events", seconds: 300)
+        #expect(await stream.waitFor(": stream", within: 120), "the stream opened: \(stream.text)")
+
+        let stopping = ContinuousClock.now
+        ws.server.process.terminate()
+        let ended = await stream.waitForEnd(within: 120, orUntil: "event: notification")
+        let streamEnded = ContinuousClock.now - stopping
+        let exited = await ws.server.process.exited(within: 120)
+        let stopped = ContinuousClock.now - stopping
+        print(
+            "\(postgres ? "PostgreSQL" : "SQLite"): after SIGTERM, the event stream ended in \(streamEnded), stratusd exited in \(stopped)"
+        )
+
+        #expect(ended && stream.endedByTheServer, "the server finished the stream: \(stream.text)")
+        #expect(exited && ws.server.process.terminationStatus == 0, "stratusd exited 0: \(ws.serverLog.suffix(2_000))")
+        let bound = NotificationRoutes.keepAliveInterval * 2 / 3
+        #expect(stopped < bound, "SIGTERM ends the stream and stratusd well before a keep-alive wait ends")
     }
 }
