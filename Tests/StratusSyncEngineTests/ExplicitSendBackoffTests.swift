@@ -28,10 +28,12 @@ import Testing
             let a = Device("A")
             a.start(wrapped.privateCloudDatabase, automaticallySync: true)
             a.createZone()
-            // Three scheduled sends failed: the next waits 4 s.
-            try await eventually { refused.load(ordering: .sequentiallyConsistent) >= 3 }
+            // Three scheduled sends failed, and the third one's failure is noted (after its
+            // refused write): the next waits 4 s, and no scheduled send runs meanwhile.
             let scheduler = try #require(a.engine.scheduler.withLock { $0 })
-            #expect(scheduler.isBackingOff(sends: true))
+            try await eventually {
+                refused.load(ordering: .sequentiallyConsistent) >= 3 && scheduler.isBackingOff(sends: true)
+            }
 
             failing.store(false, ordering: .sequentiallyConsistent)
             try await a.engine.sendChanges()
