@@ -107,16 +107,7 @@ import Testing
         try await withEngine(backend) { engine in
             let database = try engine.database(namespace: Self.alice, scope: .private)
             _ = try database.modifyZones(saving: [Self.zone], deleting: [])
-            let subscriptions = (0..<40).map { n -> CKSubscription in
-                let subscription = CKQuerySubscription(
-                    recordType: "Note", predicate: NSPredicate(value: true), subscriptionID: "s\(n)",
-                    options: [.firesOnRecordCreation])
-                let info = CKSubscription.NotificationInfo()
-                info.alertBody = String(repeating: "x", count: 60_000)
-                subscription.notificationInfo = info
-                return subscription
-            }
-            try subscribe(database, subscriptions)
+            try subscribe(database, largeSubscriptions(40))
             let log = try engine.notificationLog(namespace: Self.alice)
             _ = try modify(database, save: [note("early", title: "T")])
             #expect(try log.entries(after: 0, limit: 100).head == .init(next: 41, oldest: 1))
@@ -167,25 +158,28 @@ import Testing
         }
     }
 
-    /// `count` users, each with `subscriptionsEach` public query subscriptions on every `Note`
-    /// created, each with 60 KB of alert.
+    /// `count` users, each with `subscriptionsEach` public ``largeSubscriptions(_:)``.
     func publicSubscribers(_ count: Int, subscriptionsEach: Int, in engine: Engine) throws -> [Namespace] {
         let users = (0..<count).map {
             Namespace(container: Self.alice.container, environment: .development, owner: "_u\($0)")
         }
         for user in users {
-            let subscriptions = (0..<subscriptionsEach).map { n -> CKSubscription in
-                let subscription = CKQuerySubscription(
-                    recordType: "Note", predicate: NSPredicate(value: true), subscriptionID: "s\(n)",
-                    options: [.firesOnRecordCreation])
-                let info = CKSubscription.NotificationInfo()
-                info.alertBody = String(repeating: "x", count: 60_000)
-                subscription.notificationInfo = info
-                return subscription
-            }
-            try subscribe(try engine.database(namespace: user, scope: .public), subscriptions)
+            try subscribe(try engine.database(namespace: user, scope: .public), largeSubscriptions(subscriptionsEach))
         }
         return users
+    }
+
+    /// `count` query subscriptions `s0`… on every `Note` created, each with 60 KB of alert.
+    func largeSubscriptions(_ count: Int) -> [CKSubscription] {
+        (0..<count).map { n in
+            let subscription = CKQuerySubscription(
+                recordType: "Note", predicate: NSPredicate(value: true), subscriptionID: "s\(n)",
+                options: [.firesOnRecordCreation])
+            let info = CKSubscription.NotificationInfo()
+            info.alertBody = String(repeating: "x", count: 60_000)
+            subscription.notificationInfo = info
+            return subscription
+        }
     }
 
     /// Saves `count` new `Note` records in the public database in one commit, as `_bob`.

@@ -1,6 +1,5 @@
 import StratusBackend
 import StratusTestSupport
-import Synchronization
 import Testing
 
 @testable import Stratus
@@ -11,20 +10,10 @@ import Testing
 @Suite struct ExplicitSendBackoffTests {
     @Test func anExplicitSendThatSucceedsEndsTheSendsBackoff() async throws {
         try await SyncBackend.memory.withBackends { open in
-            let failing = Atomic<Bool>(false)
-            let refused = Atomic<Int>(0)
-            var hooks = BackendHooks()
-            hooks.write = { base, body in
-                if failing.load(ordering: .sequentiallyConsistent) {
-                    refused.add(1, ordering: .sequentiallyConsistent)
-                    throw BackendError(.corrupted, "the test damaged the store")
-                }
-                try base.write(body)
-            }
-            let wrapped = CKContainer(
-                identifier: "iCloud.sync-engine", backend: WrappingBackend(base: try open(), hooks: hooks))
+            let writes = FailingWrites(.corrupted, "the test damaged the store")
+            let wrapped = CKContainer(identifier: "iCloud.sync-engine", backend: writes.backend(over: try open()))
             _ = try await wrapped.privateCloudDatabase.allRecordZones()
-            failing.store(true, ordering: .sequentiallyConsistent)
+            writes.fail(true)
             let a = Device("A")
             a.start(wrapped.privateCloudDatabase, automaticallySync: true)
             a.createZone()
@@ -32,10 +21,10 @@ import Testing
             // refused write): the next waits 4 s, and no scheduled send runs meanwhile.
             let scheduler = try #require(a.engine.scheduler.withLock { $0 })
             try await eventually {
-                refused.load(ordering: .sequentiallyConsistent) >= 3 && scheduler.isBackingOff(sends: true)
+                writes.refused >= 3 && scheduler.isBackingOff(sends: true)
             }
 
-            failing.store(false, ordering: .sequentiallyConsistent)
+            writes.fail(false)
             try await a.engine.sendChanges()
             #expect(a.engine.state.pendingDatabaseChanges.isEmpty)
             #expect(!scheduler.isBackingOff(sends: true))

@@ -1,7 +1,6 @@
 import Stratus
 import StratusBackend
 import StratusTestSupport
-import Synchronization
 import Testing
 
 /// A send that fails with a retryable error (the store unavailable: `serviceUnavailable`) reports
@@ -10,23 +9,15 @@ import Testing
 @Suite struct RetryableFailureTests {
     @Test func aRetryableFailureKeepsTheChangePendingUntilASendSucceeds() async throws {
         try await SyncBackend.memory.withBackends { open in
-            let failing = Atomic<Bool>(false)
-            var hooks = BackendHooks()
-            hooks.write = { base, body in
-                if failing.load(ordering: .sequentiallyConsistent) {
-                    throw BackendError(.unavailable, "the test made the store unavailable")
-                }
-                try base.write(body)
-            }
+            let writes = FailingWrites(.unavailable, "the test made the store unavailable")
             let plain = CKContainer(identifier: "iCloud.sync-engine", backend: try open())
-            let wrapped = CKContainer(
-                identifier: "iCloud.sync-engine", backend: WrappingBackend(base: try open(), hooks: hooks))
+            let wrapped = CKContainer(identifier: "iCloud.sync-engine", backend: writes.backend(over: try open()))
             let a = Device("A")
             a.start(wrapped.privateCloudDatabase)
             a.createZone()
             try await a.engine.sendChanges()
 
-            failing.store(true, ordering: .sequentiallyConsistent)
+            writes.fail(true)
             a.write("n1", "one")
             a.clearEvents()
             try await a.engine.sendChanges()
@@ -36,7 +27,7 @@ import Testing
             #expect(a.failedSaveCodes == [.serviceUnavailable])
             #expect(a.engine.state.pendingRecordZoneChanges == [.saveRecord(a.recordID("n1"))])
 
-            failing.store(false, ordering: .sequentiallyConsistent)
+            writes.fail(false)
             try await a.engine.sendChanges()
             #expect(a.engine.state.pendingRecordZoneChanges.isEmpty)
             #expect(try await storeNotes(plain.privateCloudDatabase, zoneID: a.zoneID) == ["n1": "one"])
@@ -45,36 +36,26 @@ import Testing
 
     @Test func automaticSyncBacksOffWhileTheStoreIsUnavailable() async throws {
         try await SyncBackend.memory.withBackends { open in
-            let failing = Atomic<Bool>(false)
-            let refused = Atomic<Int>(0)
-            var hooks = BackendHooks()
-            hooks.write = { base, body in
-                if failing.load(ordering: .sequentiallyConsistent) {
-                    refused.add(1, ordering: .sequentiallyConsistent)
-                    throw BackendError(.unavailable, "the test made the store unavailable")
-                }
-                try base.write(body)
-            }
+            let writes = FailingWrites(.unavailable, "the test made the store unavailable")
             let plain = CKContainer(identifier: "iCloud.sync-engine", backend: try open())
-            let wrapped = CKContainer(
-                identifier: "iCloud.sync-engine", backend: WrappingBackend(base: try open(), hooks: hooks))
+            let wrapped = CKContainer(identifier: "iCloud.sync-engine", backend: writes.backend(over: try open()))
             let a = Device("A")
             a.start(wrapped.privateCloudDatabase, automaticallySync: true)
             a.createZone()
             try await eventually { a.engine.state.pendingDatabaseChanges.isEmpty }
 
-            failing.store(true, ordering: .sequentiallyConsistent)
+            writes.fail(true)
             a.write("n1", "one")
             try await eventually { a.failedSaveCodes.contains(.serviceUnavailable) }
-            let first = refused.load(ordering: .sequentiallyConsistent)
+            let first = writes.refused
             try await Task.sleep(for: .seconds(3))
             // `serviceUnavailable` asks for 2 s and the waits double from there: within 3 s of
             // the first failure one more attempt, two at most (a look every 0.5 s would make six).
-            let more = refused.load(ordering: .sequentiallyConsistent) - first
+            let more = writes.refused - first
             #expect(more <= 2)
             print("automatic sync with the store unavailable: \(more) more attempt(s) in 3 s after the first failure")
 
-            failing.store(false, ordering: .sequentiallyConsistent)
+            writes.fail(false)
             try await eventually { a.engine.state.pendingRecordZoneChanges.isEmpty }
             #expect(try await storeNotes(plain.privateCloudDatabase, zoneID: a.zoneID) == ["n1": "one"])
             a.stop()
@@ -86,35 +67,25 @@ import Testing
     /// failure, instead of sending it at every look; once the store mends, the save goes.
     @Test func automaticSyncBacksOffAfterASendThatFailsForGood() async throws {
         try await SyncBackend.memory.withBackends { open in
-            let failing = Atomic<Bool>(false)
-            let refused = Atomic<Int>(0)
-            var hooks = BackendHooks()
-            hooks.write = { base, body in
-                if failing.load(ordering: .sequentiallyConsistent) {
-                    refused.add(1, ordering: .sequentiallyConsistent)
-                    throw BackendError(.corrupted, "the test damaged the store")
-                }
-                try base.write(body)
-            }
+            let writes = FailingWrites(.corrupted, "the test damaged the store")
             let plain = CKContainer(identifier: "iCloud.sync-engine", backend: try open())
-            let wrapped = CKContainer(
-                identifier: "iCloud.sync-engine", backend: WrappingBackend(base: try open(), hooks: hooks))
+            let wrapped = CKContainer(identifier: "iCloud.sync-engine", backend: writes.backend(over: try open()))
             // Opened before the damage, so that only the sends write.
             _ = try await wrapped.privateCloudDatabase.allRecordZones()
-            failing.store(true, ordering: .sequentiallyConsistent)
+            writes.fail(true)
             let a = Device("A")
             a.start(wrapped.privateCloudDatabase, automaticallySync: true)
             a.createZone()
-            try await eventually { refused.load(ordering: .sequentiallyConsistent) > 0 }
-            let first = refused.load(ordering: .sequentiallyConsistent)
+            try await eventually { writes.refused > 0 }
+            let first = writes.refused
             try await Task.sleep(for: .seconds(3))
             // The waits are 1 s, then 2 s: within 3 s of the first failure two more attempts at
             // most (a look every 0.5 s would make six).
-            let more = refused.load(ordering: .sequentiallyConsistent) - first
+            let more = writes.refused - first
             #expect(more <= 2)
             #expect(a.engine.state.pendingDatabaseChanges == [.saveZone(CKRecordZone(zoneID: a.zoneID))])
 
-            failing.store(false, ordering: .sequentiallyConsistent)
+            writes.fail(false)
             try await eventually { a.engine.state.pendingDatabaseChanges.isEmpty }
             let zones = try await plain.privateCloudDatabase.allRecordZones().map(\.zoneID)
             #expect(zones.contains(a.zoneID))
