@@ -12,11 +12,7 @@ import Testing
         try await SyncBackend.memory.withBackends { open in
             let writes = FailingWrites(.corrupted, "the test damaged the store")
             let wrapped = CKContainer(identifier: "iCloud.sync-engine", backend: writes.backend(over: try open()))
-            _ = try await wrapped.privateCloudDatabase.allRecordZones()
-            writes.fail(true)
-            let a = Device("A")
-            a.start(wrapped.privateCloudDatabase, automaticallySync: true)
-            a.createZone()
+            let a = try await writes.deviceSavingAZone(through: wrapped)
             // Three scheduled sends failed, and the third one's failure is noted (after its
             // refused write): the next waits 4 s, and no scheduled send runs meanwhile.
             let scheduler = try #require(a.engine.scheduler.withLock { $0 })

@@ -1,3 +1,4 @@
+import Stratus
 import StratusBackend
 import StratusTestSupport
 import Synchronization
@@ -33,5 +34,17 @@ final class FailingWrites: Sendable {
             try base.write(body)
         }
         return WrappingBackend(base: base, hooks: hooks)
+    }
+
+    /// A device syncing automatically through `container` (over ``backend(over:)``), with a
+    /// zone save pending, after the writes start to fail; the database is opened first, so
+    /// that only the device's sends write.
+    func deviceSavingAZone(through container: CKContainer) async throws -> Device {
+        _ = try await container.privateCloudDatabase.allRecordZones()
+        fail(true)
+        let device = Device("A")
+        device.start(container.privateCloudDatabase, automaticallySync: true)
+        device.createZone()
+        return device
     }
 }

@@ -70,12 +70,7 @@ import Testing
             let writes = FailingWrites(.corrupted, "the test damaged the store")
             let plain = CKContainer(identifier: "iCloud.sync-engine", backend: try open())
             let wrapped = CKContainer(identifier: "iCloud.sync-engine", backend: writes.backend(over: try open()))
-            // Opened before the damage, so that only the sends write.
-            _ = try await wrapped.privateCloudDatabase.allRecordZones()
-            writes.fail(true)
-            let a = Device("A")
-            a.start(wrapped.privateCloudDatabase, automaticallySync: true)
-            a.createZone()
+            let a = try await writes.deviceSavingAZone(through: wrapped)
             try await eventually { writes.refused > 0 }
             let first = writes.refused
             try await Task.sleep(for: .seconds(3))

@@ -117,10 +117,10 @@ final class SyncEngineScheduler: Sendable {
     private func fetchIfChanged(_ engine: CKSyncEngine) async {
         switch await engine.serverHasUnfetchedChanges(besides: tasks.withLock { $0.settledZones }) {
         case .failure(let error):
-            noteFetchOutcome(error)
+            noteOutcome(error, sends: false)
         case .success(false):
             listenIfRemote(engine)
-            noteFetchOutcome(nil)
+            noteOutcome(nil, sends: false)
         case .success(true):
             listenIfRemote(engine)
             await fetch(engine)
@@ -142,7 +142,7 @@ final class SyncEngineScheduler: Sendable {
             failure = CKSyncEngine.ckError(error)
         }
         tasks.withLock { $0.settledZones = settled }
-        noteFetchOutcome(failure)
+        noteOutcome(failure, sends: false)
     }
 
     /// Sends the pending changes, if any; with none, ends the sends' backoff.
@@ -150,15 +150,15 @@ final class SyncEngineScheduler: Sendable {
         if !engine.state.pendingRecordZoneChanges.isEmpty || !engine.state.pendingDatabaseChanges.isEmpty {
             await send(engine)
         } else {
-            noteSendOutcome(nil)
+            noteOutcome(nil, sends: true)
         }
     }
 
     /// A scheduled send, noting its outcome for the sends' backoff.
     private func send(_ engine: CKSyncEngine) async {
         switch await CKSyncEngine.attempt({ try await engine.performSend(.init(), reason: .scheduled) }) {
-        case .success(let retryable): noteSendOutcome(retryable)
-        case .failure(let error): noteSendOutcome(CKSyncEngine.ckError(error))
+        case .success(let retryable): noteOutcome(retryable, sends: true)
+        case .failure(let error): noteOutcome(CKSyncEngine.ckError(error), sends: true)
         }
     }
 
@@ -166,9 +166,7 @@ final class SyncEngineScheduler: Sendable {
     /// (`fetchChanges`) that succeeded: the failure it waited out is over, and a change added
     /// next goes after ``sendDelay``, not after the rest of a wait of up to a minute.
     func explicitCallSucceeded(sending: Bool) {
-        tasks.withLock { tasks in
-            if sending { tasks.sendBackoff.succeeded() } else { tasks.fetchBackoff.succeeded() }
-        }
+        noteOutcome(nil, sends: sending)
     }
 
     /// Whether the scheduled sends (or looks and fetches) wait for their backoff to end.
@@ -176,27 +174,17 @@ final class SyncEngineScheduler: Sendable {
         tasks.withLock { (sends ? $0.sendBackoff : $0.fetchBackoff).remaining(at: .now) } > .zero
     }
 
-    /// Starts or ends the looks' and fetches' backoff after a scheduled look or fetch that
-    /// failed with `error` (`nil`: none). Any failure but a cancellation starts it.
-    private func noteFetchOutcome(_ error: CKError?) {
+    /// Starts or ends the sends' (or the looks' and fetches') backoff after a scheduled send
+    /// (look or fetch) that failed with `error` (`nil`: none). Any failure but a cancellation
+    /// starts it: for a send, a change's retryable failure, or the send's own failure,
+    /// retryable or not, which leaves its changes pending.
+    private func noteOutcome(_ error: CKError?, sends: Bool) {
+        let backoff: WritableKeyPath<Tasks, SyncEngineBackoff> = sends ? \.sendBackoff : \.fetchBackoff
         tasks.withLock { tasks in
             if let error, error.code != .operationCancelled {
-                tasks.fetchBackoff.failed(with: error, at: .now)
+                tasks[keyPath: backoff].failed(with: error, at: .now)
             } else if error == nil {
-                tasks.fetchBackoff.succeeded()
-            }
-        }
-    }
-
-    /// Starts or ends the sends' backoff after a scheduled send that failed with `error`
-    /// (`nil`: none). Any failure but a cancellation starts it: a change's retryable failure,
-    /// or the send's own failure, retryable or not, which leaves its changes pending.
-    private func noteSendOutcome(_ error: CKError?) {
-        tasks.withLock { tasks in
-            if let error, error.code != .operationCancelled {
-                tasks.sendBackoff.failed(with: error, at: .now)
-            } else if error == nil {
-                tasks.sendBackoff.succeeded()
+                tasks[keyPath: backoff].succeeded()
             }
         }
     }
