@@ -39,7 +39,7 @@ struct FetchRecordsParts {
     ) throws -> [(CKRecord.ID, Result<CKRecord, CKError>)] {
         if start == 0 && size >= ids.count {
             do {
-                return try service.fetchRecords(asked, desiredKeys: desiredKeys)
+                return try Self.checked(service.fetchRecords(asked, desiredKeys: desiredKeys), count: ids.count)
             } catch let error as CKError where splits(error, ids: asked) {
                 size = (ids.count + 1) / 2
                 if let error = cancelled() { throw error }
@@ -48,13 +48,7 @@ struct FetchRecordsParts {
         while true {
             let part = Array(ids[min(start, ids.count)..<min(ids.count, start + size)])
             do {
-                let results = try service.fetchRecords(part, desiredKeys: desiredKeys)
-                // The next part starts after these: one result per ID, or IDs would repeat or go.
-                guard results.count == part.count else {
-                    throw CKError.make(
-                        .serverResponseLost,
-                        "a fetch of \(part.count) records answered \(results.count) results; retry the operation")
-                }
+                let results = try Self.checked(service.fetchRecords(part, desiredKeys: desiredKeys), count: part.count)
                 size = Self.nextSize(after: results)
                 return results
             } catch let error as CKError where splits(error, ids: part) {
@@ -62,6 +56,19 @@ struct FetchRecordsParts {
                 if let error = cancelled() { throw error }
             }
         }
+    }
+
+    /// `results`, when they are one per distinct ID asked (`count`): the next part starts after
+    /// them, so another number would make IDs repeat or go missing.
+    private static func checked(
+        _ results: [(CKRecord.ID, Result<CKRecord, CKError>)], count: Int
+    ) throws -> [(CKRecord.ID, Result<CKRecord, CKError>)] {
+        guard results.count == count else {
+            throw CKError.make(
+                .serverResponseLost,
+                "a fetch of \(count) records answered \(results.count) results; retry the operation")
+        }
+        return results
     }
 
     /// The IDs the part after `results` asks for: as many as 90 % of the byte budget holds at
