@@ -68,6 +68,36 @@ struct PostgreSQLPreparedStatementTests {
         }
     }
 
+    /// The backend's statements run on generic plans, never planned again per execution
+    /// (`PostgreSQLBackend.sessionSettings`): with PostgreSQL's default, the first five
+    /// executions of every prepared statement are planned anew, and some statements always are.
+    @Test func theBackendsStatementsRunOnGenericPlans() throws {
+        let storage = try PostgreSQLTestServer.makeStorage()
+        defer { try? storage.destroy() }
+        let backend = try PostgreSQLBackend(configuration: PostgreSQLTestServer.configuration(storage, pool: 1))
+        defer { try? backend.close() }
+        for index in 0..<8 {
+            let key: [UInt8] = [7, UInt8(index)]
+            try backend.write { transaction in
+                _ = try transaction.getMany([key, [7, 255]])
+                try transaction.set(key, [UInt8(index)])
+            }
+            let read = try backend.read { transaction in
+                (try transaction.get(key), try transaction.scan(KeyRange(prefix: [7]), limit: 100).count)
+            }
+            #expect(read.0 == [UInt8(index)] && read.1 == index + 1)
+        }
+        let plans = try backend.withPooledConnection { connection in
+            try connection.run([
+                PostgreSQLStatement(
+                    "SELECT coalesce(sum(generic_plans), 0)::bigint, coalesce(sum(custom_plans), 0)::bigint "
+                        + "FROM pg_prepared_statements WHERE name LIKE 'stratus\\_%'")
+            ])[0]
+        }
+        #expect((plans.integer(row: 0, column: 0) ?? 0) >= 8, "generic plans")
+        #expect(plans.integer(row: 0, column: 1) == 0, "custom plans")
+    }
+
     @Test func aConnectionPreparesAtMostItsLimit() throws {
         try Self.withConnection { connection throws in
             for index in 0..<80 {
