@@ -11,7 +11,7 @@ struct BenchCommand: ParsableCommand {
             """,
         subcommands: [
             RunCommand.self, ReplayCommand.self, ProfileCommand.self, DrainRSSCommand.self, HTTPCommand.self,
-            RemoteCommand.self, QueryScaleCommand.self,
+            RemoteCommand.self, QueryScaleCommand.self, FloorCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )
