@@ -6,8 +6,9 @@ import Stratus
 /// and no operation at all — a lower bound of any drain that hands the app `CKRecord`s, to set
 /// beside the SPI replay of the same drain (Docs/Performance.md, "The floors of the targets").
 ///
-/// With the benchmark's records (five fields, ``RecordFactory``), made once beforehand, each
-/// round times, per record:
+/// From the benchmark's records (five fields, ``RecordFactory``), made once beforehand, each
+/// round makes new ones 256 at a time and reads each chunk right after making it, as a drain
+/// reads what it is handed while it is still in the cache, and times, per record:
 /// - `make`: a new `CKRecord` with its ID and the five values set from values already made,
 ///   the least an engine does to hand out a record it has read;
 /// - `read`: the drain's own reading of a delivered record (``Workload/checksum(of:)``:
@@ -36,20 +37,32 @@ struct FloorCommand: ParsableCommand {
         var make: [Double] = []
         var read: [Double] = []
         var checksum: UInt64 = 0
+        let clock = ContinuousClock()
         for _ in 0..<rounds {
+            // Chunks of 256, each read right after it was made, as a drain reads the records
+            // it is handed: the records are in the cache when they are read.
+            var making = Duration.zero
+            var reading = Duration.zero
             var made: [CKRecord] = []
-            made.reserveCapacity(records)
-            make.append(
-                Timing.seconds {
-                    for (source, values) in zip(sources, fields) {
-                        let record = CKRecord(
-                            recordType: source.recordType,
-                            recordID: CKRecord.ID(recordName: source.recordID.recordName, zoneID: zoneID))
-                        for (key, value) in values { record[key] = value }
-                        made.append(record)
-                    }
-                })
-            read.append(Timing.seconds { for record in made { checksum &+= Workload.checksum(of: record) } })
+            made.reserveCapacity(256)
+            for start in stride(from: 0, to: records, by: 256) {
+                made.removeAll(keepingCapacity: true)
+                let madeAt = clock.now
+                for index in start..<min(start + 256, records) {
+                    let source = sources[index]
+                    let record = CKRecord(
+                        recordType: source.recordType,
+                        recordID: CKRecord.ID(recordName: source.recordID.recordName, zoneID: zoneID))
+                    for (key, value) in fields[index] { record[key] = value }
+                    made.append(record)
+                }
+                let readAt = clock.now
+                for record in made { checksum &+= Workload.checksum(of: record) }
+                making += readAt - madeAt
+                reading += clock.now - readAt
+            }
+            make.append(making.seconds)
+            read.append(reading.seconds)
         }
         let perRecord = { (seconds: [Double]) in Format.fixed(Timing.median(seconds) / Double(records) * 1e6, 3) }
         print(
