@@ -116,6 +116,35 @@ struct WSServerRecordTests {
         #expect(error?.reason.contains(says) == true, "\(String(describing: error))")
     }
 
+    /// `Decodable` reads a record dictionary straight from the JSON when it can, and a
+    /// malformed one still fails with the JSON path of the member at fault.
+    @Test(arguments: [
+        (#"{"recordName": 5, "recordType": "T"}"#, "operations[0].record.recordName"),
+        (#"{"recordName": "n", "fields": []}"#, "operations[0].record.fields"),
+        (#"{"recordName": "n", "fields": {"f": {"type": "STRING"}}}"#, "operations[0].record.fields.f.value"),
+        (#"{"recordName": "n", "fields": {"f": {"value": "x", "type": 3}}}"#, "operations[0].record.fields.f.type"),
+        (#"{"zoneID": {"ownerRecordName": "o"}}"#, "operations[0].record.zoneID.zoneName"),
+    ])
+    func aMalformedDictionaryIsRefusedAtItsPath(json: String, path: String) throws {
+        struct Operation: Decodable { var record: WSRecordDictionary }
+        struct Body: Decodable { var operations: [Operation] }
+        let body = try JSONValue.parse(Array(#"{"operations": [{"record": \#(json)}]}"#.utf8))
+        let error = #expect(throws: JSONDecodeError.self) { try JSONValueDecoder().decode(Body.self, from: body) }
+        #expect(error?.path == path, "\(String(describing: error))")
+    }
+
+    @Test func decodingAWellFormedDictionaryGivesWhatTheReaderReads() throws {
+        let text =
+            #"{"recordName": "n", "recordType": "T", "recordChangeTag": "t", "parent": null, "#
+            + #""zoneID": {"zoneName": "Z"}, "fields": {"a": {"value": 1}, "b": {"value": null}, "#
+            + #""c": {"value": "x", "type": "STRING", "stratusNumberType": null}}}"#
+        let json = try JSONValue.parse(Array(text.utf8))
+        let decoded = try JSONValueDecoder().decode(WSRecordDictionary.self, from: json)
+        #expect(decoded == (try WSRecordDictionary(reading: json)))
+        #expect(decoded.parent == .null && decoded.zoneID == WSZoneID(zoneName: "Z"))
+        #expect(decoded.fields?["b"]?.value == .null && decoded.fields?["c"]?.type == "STRING")
+    }
+
     @Test func aRequestDictionaryDecodesOnTheServerToTheSameFieldsAndClears() throws {
         let translator = WSRecordTranslator(callerRecordName: "_caller")
         let zone = CKRecordZone.ID(zoneName: "Z", ownerName: CKCurrentUserDefaultName)

@@ -27,4 +27,26 @@ package struct WSRecordDictionary: Decodable, Hashable, Sendable {
         self.zoneID = zoneID
         self.parent = parent
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case recordName, recordType, recordChangeTag, fields, zoneID, parent
+    }
+
+    /// The record dictionary `decoder` holds. From a parsed body (``JSONValueDecoder``) it is
+    /// read straight from the JSON (``init(reading:)``): `records/modify` decodes up to 400 of
+    /// them, and the generic containers cost several times the reading. A refusal, and any
+    /// other decoder, take the member-by-member path, whose errors name the JSON path.
+    package init(from decoder: any Decoder) throws {
+        if let decoding = decoder as? JSONValueDecoding, let read = try? Self(reading: decoding.value) {
+            self = read
+            return
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        recordName = try container.decodeIfPresent(String.self, forKey: .recordName)
+        recordType = try container.decodeIfPresent(String.self, forKey: .recordType)
+        recordChangeTag = try container.decodeIfPresent(String.self, forKey: .recordChangeTag)
+        fields = try container.decodeIfPresent([String: WSFieldDictionary].self, forKey: .fields)
+        zoneID = try container.decodeIfPresent(WSZoneID.self, forKey: .zoneID)
+        parent = try container.decodeIfPresent(JSONValue.self, forKey: .parent)
+    }
 }
