@@ -41,6 +41,7 @@ public final class ChildProcess: @unchecked Sendable {
     private var exited = false
     private var status: Int32 = 0
     private var signalled = false
+    private var exitTime: ContinuousClock.Instant?
 
     /// A process to configure, then ``run()``.
     public init() {}
@@ -51,6 +52,9 @@ public final class ChildProcess: @unchecked Sendable {
     public var isRunning: Bool { locked { pid != 0 && !exited } }
     /// Its exit status, or the signal that ended it (see ``terminationReason``).
     public var terminationStatus: Int32 { locked { status } }
+    /// When the child was reaped, by its own thread, as soon as it exited: a time that does not
+    /// depend on when a waiting test got to run again (`nil` while it runs).
+    public var exitedAt: ContinuousClock.Instant? { locked { exitTime } }
     /// Whether it exited or was ended by a signal.
     public var terminationReason: Process.TerminationReason { locked { signalled ? .uncaughtSignal : .exit } }
 
@@ -126,8 +130,10 @@ public final class ChildProcess: @unchecked Sendable {
     private func reap(_ child: pid_t) {
         var raw: Int32 = 0
         while waitpid(child, &raw, 0) == -1 && errno == EINTR {}
+        let now = ContinuousClock.now
         let signal = raw & 0x7F
         locked {
+            exitTime = now
             exited = true
             signalled = signal != 0
             status = signal != 0 ? signal : (raw >> 8) & 0xFF

@@ -50,6 +50,9 @@ final class OpenEventStream {
         return !process.isRunning
     }
 
+    /// When `curl` exited, as its reaping thread saw it (`nil` while it runs).
+    var endedAt: ContinuousClock.Instant? { process.exitedAt }
+
     /// Whether the server finished the body: `curl` exited with status 0.
     var endedByTheServer: Bool { !process.isRunning && process.terminationStatus == 0 }
 }
