@@ -98,6 +98,15 @@ struct PostgreSQLPreparedStatementTests {
         #expect(plans.integer(row: 0, column: 1) == 0, "custom plans")
     }
 
+    /// The setting goes after the user's own `PGOPTIONS`, which an explicit `options` would
+    /// otherwise replace.
+    @Test func theSessionOptionsKeepPGOPTIONS() {
+        let own = "-c plan_cache_mode=force_generic_plan"
+        #expect(PostgreSQLBackend.sessionOptions(environment: nil) == own)
+        #expect(PostgreSQLBackend.sessionOptions(environment: "  ") == own)
+        #expect(PostgreSQLBackend.sessionOptions(environment: "-c work_mem=8MB") == "-c work_mem=8MB " + own)
+    }
+
     @Test func aConnectionPreparesAtMostItsLimit() throws {
         try Self.withConnection { connection throws in
             for index in 0..<80 {

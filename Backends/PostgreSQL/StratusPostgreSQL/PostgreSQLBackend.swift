@@ -1,5 +1,13 @@
 public import StratusBackend
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A ``DatabaseBackend`` on PostgreSQL: many Stratus processes sharing one server.
 ///
 /// The store is one table in one schema, `kv (key bytea PRIMARY KEY, value bytea NOT NULL)`,
@@ -48,16 +56,24 @@ public final class PostgreSQLBackend: DatabaseBackend {
     /// at warning level, a transaction that gives up at error level (`Docs/Logging.md`).
     public var logger: Logger { connectionLog.logger }
 
-    /// Set on each pooled connection once, when it connects.
+    /// The server settings each pooled connection starts with, sent with the connection's
+    /// startup (libpq's `options`, after whatever `PGOPTIONS` holds, which an explicit
+    /// `options` would otherwise replace): no round trip of their own, and nothing that can
+    /// fail between connecting and the first transaction.
     ///
-    /// `plan_cache_mode = force_generic_plan`: the backend's statements are a handful of
+    /// `plan_cache_mode=force_generic_plan`: the backend's statements are a handful of
     /// key-bounded reads and writes on the primary key, prepared once per connection, whose
     /// best plan is the same index scan for any parameters. PostgreSQL's default (`auto`)
     /// planned some of them again at every execution: with an array parameter (`key = ANY($1)`)
     /// it judges the generic plan costlier than the custom ones and keeps making custom plans.
     /// Measured on a one-record create over stratusd (Docs/Performance.md, 2026-11-28): about
-    /// 25 µs less server CPU per create, of about 320.
-    static let sessionSettings = [PostgreSQLStatement("SET plan_cache_mode = force_generic_plan")]
+    /// 25 µs less server CPU per create, of about 320. Like any startup option it takes
+    /// precedence over a `plan_cache_mode` set in `postgresql.conf` or by `ALTER ROLE`.
+    package static func sessionOptions(environment: String?) -> String {
+        let own = "-c plan_cache_mode=force_generic_plan"
+        guard let environment, !environment.allSatisfy(\.isWhitespace) else { return own }
+        return environment + " " + own
+    }
 
     /// Runs `body` with one of the pool's connections, as a transaction would get it: for tests
     /// that look at the session's state.
@@ -85,7 +101,10 @@ public final class PostgreSQLBackend: DatabaseBackend {
                 .invalidArgument, "PostgreSQL: poolSize must be at least 1, got \(configuration.poolSize)")
         }
         let schema = try PostgreSQLSchema(name: configuration.schema)
-        let parameters = configuration.connectionParameters
+        let parameters =
+            configuration.connectionParameters + [
+                ("options", Self.sessionOptions(environment: getenv("PGOPTIONS").map { String(cString: $0) }))
+            ]
         let redact = [configuration.password].compactMap { $0 }
         self.configuration = configuration
         self.schema = schema
@@ -95,7 +114,6 @@ public final class PostgreSQLBackend: DatabaseBackend {
         pool = PostgreSQLConnectionPool(capacity: configuration.poolSize, waitLimit: configuration.poolWaitLimit) {
             do {
                 let connection = try PostgreSQLConnection(parameters: parameters, redact: redact, counter: counter)
-                try connection.run(Self.sessionSettings)
                 connectionLog.connected()
                 return connection
             } catch {
